@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config"
+
+/** Settings every package's vitest project shares. */
+export const shared = defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    sequence: { concurrent: false }
+  }
+})

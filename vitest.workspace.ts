@@ -1,0 +1,6 @@
+import { defineWorkspace } from "vitest/config"
+
+export default defineWorkspace([
+  "packages/*/vitest.config.ts",
+  "apps/*/vitest.config.ts"
+])
