@@ -1,5 +1,8 @@
 import type { Effect } from "effect"
 import type { SqlClient } from "@effect/sql"
+import initial from "./0001_initial.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
-export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {}
+export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
+  "0001_initial": initial
+}

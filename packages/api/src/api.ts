@@ -1,0 +1,31 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import { BadRequest, ServiceUnavailable } from "@tks/domain/errors"
+import { Authentication } from "./authentication.js"
+import { AdministrationGroup } from "./groups/administration.js"
+import { CompanyRolesGroup } from "./groups/company-roles.js"
+import { MeGroup } from "./groups/me.js"
+import { MembersGroup } from "./groups/members.js"
+import { TeamsGroup } from "./groups/teams.js"
+
+/**
+ * The whole /v1 contract. Servers implement it, clients derive from it
+ * (`HttpApiClient.make(Api)`), and the OpenAPI document is generated from it.
+ */
+export class Api extends HttpApi.make("tks")
+  .add(MeGroup)
+  .add(TeamsGroup)
+  .add(MembersGroup)
+  .add(CompanyRolesGroup)
+  .add(AdministrationGroup)
+  .addError(BadRequest)
+  .addError(ServiceUnavailable)
+  .middleware(Authentication)
+  .prefix("/v1")
+  .annotateContext(
+    OpenApi.annotations({
+      title: "Training and Knowledge Service",
+      version: "1.0.0",
+      description:
+        "Business knowledge, the org chart and the training built on it. Every path is under /v1, every request carries `Authorization: Bearer <token>`, and every error body is `{code, message, ...}`."
+    })
+  ) {}

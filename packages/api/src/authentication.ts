@@ -1,0 +1,14 @@
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { CurrentActor } from "@tks/domain/actor"
+import { Unauthorized } from "@tks/domain/errors"
+
+/** Every /v1 endpoint requires `Authorization: Bearer <token>` (SPEC 5). */
+export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("@tks/api/Authentication", {
+  failure: Unauthorized,
+  provides: CurrentActor,
+  security: {
+    bearer: HttpApiSecurity.bearer.pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "An access token issued for a person of the organization.")
+    )
+  }
+}) {}

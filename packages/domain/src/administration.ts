@@ -1,0 +1,70 @@
+import { Schema } from "effect"
+import { Timestamp } from "./common.js"
+
+/** SPEC 2.12 Finding. The author is not returned. */
+export const FindingSourceType = Schema.Literal("user", "system")
+export const SystemSourceType = Schema.Literal("web_analysis", "research_conversation")
+
+export const Finding = Schema.Struct({
+  id: Schema.String,
+  content: Schema.String,
+  source: Schema.Struct({ type: FindingSourceType, systemSourceType: Schema.NullOr(SystemSourceType) }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+}).annotations({ identifier: "Finding" })
+export type Finding = typeof Finding.Type
+
+export const VerificationStatus = Schema.Literal("never_verified", "current", "reverification_due")
+export type VerificationStatus = typeof VerificationStatus.Type
+
+/** SPEC 2.12 Org-chart verification. The confirming person is not returned. */
+export const OrgChartVerification = Schema.Struct({
+  status: VerificationStatus,
+  lastVerifiedAt: Schema.NullOr(Timestamp),
+  intervalDays: Schema.Number,
+  nextDueAt: Schema.NullOr(Timestamp),
+  isDue: Schema.Boolean
+}).annotations({ identifier: "OrgChartVerification" })
+export type OrgChartVerification = typeof OrgChartVerification.Type
+
+export const DirectoryConnectionStatus = Schema.Literal("PENDING", "ACTIVE", "PAUSED", "ERROR", "DISCONNECTED")
+export type DirectoryConnectionStatus = typeof DirectoryConnectionStatus.Type
+
+export const DirectoryConnection = Schema.Struct({
+  status: DirectoryConnectionStatus,
+  tokenCreatedAt: Schema.NullOr(Timestamp),
+  tokenLastUsedAt: Schema.NullOr(Timestamp),
+  tokenExpiresAt: Schema.NullOr(Timestamp),
+  tokenActive: Schema.Boolean,
+  lastSyncAt: Schema.NullOr(Timestamp),
+  pausedAt: Schema.NullOr(Timestamp),
+  pausedReason: Schema.NullOr(Schema.String),
+  sendWelcomeImmediately: Schema.Boolean,
+  countProvisioned: Schema.Number,
+  countUpdated: Schema.Number,
+  countDeactivated: Schema.Number,
+  countSkipped: Schema.Number,
+  createdAt: Timestamp
+}).annotations({ identifier: "DirectoryConnection" })
+export type DirectoryConnection = typeof DirectoryConnection.Type
+
+export const DirectorySync = Schema.Struct({
+  eligible: Schema.Boolean,
+  connection: Schema.NullOr(DirectoryConnection)
+}).annotations({ identifier: "DirectorySync" })
+export type DirectorySync = typeof DirectorySync.Type
+
+export const DirectoryOperation = Schema.Literal("CREATE", "UPDATE", "DEACTIVATE", "REACTIVATE", "DELETE", "LIST", "AUTH")
+export type DirectoryOperation = typeof DirectoryOperation.Type
+export const DirectoryOutcome = Schema.Literal("APPLIED", "SKIPPED", "REJECTED", "FAILED")
+export type DirectoryOutcome = typeof DirectoryOutcome.Type
+
+/** SPEC 2.12 Directory event; the printed sentence, the directory's person id and the employee record are omitted. */
+export const DirectoryEvent = Schema.Struct({
+  operation: DirectoryOperation,
+  outcome: DirectoryOutcome,
+  reason: Schema.NullOr(Schema.String),
+  userName: Schema.NullOr(Schema.String),
+  createdAt: Timestamp
+}).annotations({ identifier: "DirectoryEvent" })
+export type DirectoryEvent = typeof DirectoryEvent.Type

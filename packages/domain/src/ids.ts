@@ -1,0 +1,57 @@
+import { Schema } from "effect"
+
+/**
+ * Ids are opaque strings with a typed prefix (`usr_…`, `rol_…`), random so
+ * they never leak row order. Ids arriving from callers are not pattern
+ * checked: an id that is not ours is simply absent (404), never a 400.
+ */
+const id = <const B extends string>(brand: B) => Schema.String.pipe(Schema.brand(brand))
+
+export const OrganizationId = id("OrganizationId")
+export type OrganizationId = typeof OrganizationId.Type
+export const UserId = id("UserId")
+export type UserId = typeof UserId.Type
+export const TeamId = id("TeamId")
+export type TeamId = typeof TeamId.Type
+export const CompanyRoleId = id("CompanyRoleId")
+export type CompanyRoleId = typeof CompanyRoleId.Type
+export const AdvancementTierId = id("AdvancementTierId")
+export type AdvancementTierId = typeof AdvancementTierId.Type
+export const ThirdPartyId = id("ThirdPartyId")
+export type ThirdPartyId = typeof ThirdPartyId.Type
+export const CategoryId = id("CategoryId")
+export type CategoryId = typeof CategoryId.Type
+export const SpaceId = id("SpaceId")
+export type SpaceId = typeof SpaceId.Type
+export const TopicId = id("TopicId")
+export type TopicId = typeof TopicId.Type
+export const ItemId = id("ItemId")
+export type ItemId = typeof ItemId.Type
+export const LessonId = id("LessonId")
+export type LessonId = typeof LessonId.Type
+export const FindingId = id("FindingId")
+export type FindingId = typeof FindingId.Type
+export const AccessTokenId = id("AccessTokenId")
+export type AccessTokenId = typeof AccessTokenId.Type
+
+/** The prefix each kind of record's id carries. */
+export const IdPrefix = {
+  organization: "org",
+  user: "usr",
+  team: "team",
+  companyRole: "rol",
+  advancementTier: "tier",
+  thirdParty: "tp",
+  category: "cat",
+  space: "spc",
+  topic: "top",
+  item: "itm",
+  lesson: "les",
+  duty: "dty",
+  finding: "fnd",
+  invitation: "inv",
+  accessToken: "tok",
+  directoryEvent: "dev",
+  curriculumEntry: "cur"
+} as const
+export type IdKind = keyof typeof IdPrefix

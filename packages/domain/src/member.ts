@@ -1,0 +1,53 @@
+import { Schema } from "effect"
+import { EntityRef, Timestamp } from "./common.js"
+import { MemberStatus, OrgRole, TeamRole } from "./roles.js"
+
+export const MemberTeam = Schema.Struct({ id: Schema.String, name: Schema.String, role: TeamRole })
+
+/** A manager: another member, or one recorded without an account (then id, name and status are null). */
+export const ManagerRef = Schema.Struct({
+  id: Schema.NullOr(Schema.String),
+  name: Schema.NullOr(Schema.String),
+  status: Schema.NullOr(MemberStatus)
+})
+export type ManagerRef = typeof ManagerRef.Type
+
+/** SPEC 2.5. The four last fields are present for organization admins only. */
+export const Member = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  email: Schema.String,
+  status: MemberStatus,
+  signedUp: Schema.Boolean,
+  role: OrgRole,
+  companyRoles: Schema.Array(EntityRef),
+  teams: Schema.Array(MemberTeam),
+  phone: Schema.optional(Schema.NullOr(Schema.String)),
+  directoryManaged: Schema.optional(Schema.Boolean),
+  deactivatedAt: Schema.optional(Schema.NullOr(Timestamp)),
+  reportsTo: Schema.optional(Schema.NullOr(ManagerRef))
+}).annotations({ identifier: "Member" })
+export type Member = typeof Member.Type
+
+export const MemberStatusFilter = Schema.Literal("active", "deactivated", "all")
+export type MemberStatusFilter = typeof MemberStatusFilter.Type
+
+/** SPEC 2.5 Invitation. An invitation has no id. */
+export const Invitation = Schema.Struct({
+  name: Schema.String,
+  email: Schema.String,
+  phone: Schema.NullOr(Schema.String),
+  role: OrgRole,
+  expiresAt: Timestamp,
+  expired: Schema.Boolean
+}).annotations({ identifier: "Invitation" })
+export type Invitation = typeof Invitation.Type
+
+/** SPEC 2.5 Reporting line. */
+export const ReportingLine = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  status: MemberStatus,
+  reportsTo: Schema.NullOr(ManagerRef)
+}).annotations({ identifier: "ReportingLine" })
+export type ReportingLine = typeof ReportingLine.Type
