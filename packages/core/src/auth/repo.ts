@@ -1,0 +1,68 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { OrgRole, Scope, TeamRole } from "@tks/domain/roles"
+
+export interface TokenOwnerRow {
+  readonly token_id: string
+  readonly org_id: string
+  readonly user_id: string
+  readonly org_role: OrgRole
+  readonly scopes: ReadonlyArray<Scope>
+  readonly teams: ReadonlyArray<{ readonly teamId: string; readonly role: TeamRole }>
+  readonly last_used_stale: boolean
+}
+
+export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    /**
+     * The token's owner as they are now: one round trip that also reads the
+     * person's team memberships. Only live tokens of active people match.
+     */
+    const findLiveToken = (tokenHash: string) =>
+      sql<TokenOwnerRow>`
+        SELECT t.id AS token_id, t.org_id, t.user_id, u.org_role, t.scopes,
+          (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS last_used_stale,
+          COALESCE((SELECT json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role))
+                      FROM team_members tm WHERE tm.org_id = t.org_id AND tm.user_id = t.user_id), '[]') AS teams
+        FROM access_tokens t
+        JOIN users u ON u.org_id = t.org_id AND u.id = t.user_id
+        WHERE t.token_hash = ${tokenHash}
+          AND t.revoked_at IS NULL
+          AND (t.expires_at IS NULL OR t.expires_at > now())
+          AND u.status = 'ACTIVE'`.pipe(Effect.map((rows) => rows[0]))
+
+    /** last_used_at is kept to the minute, so a busy token is not a write per request. */
+    const touch = (orgId: string, tokenId: string) =>
+      sql`UPDATE access_tokens SET last_used_at = now() WHERE org_id = ${orgId} AND id = ${tokenId}`.pipe(Effect.asVoid)
+
+    const insert = (row: {
+      readonly orgId: string
+      readonly id: string
+      readonly userId: string
+      readonly tokenHash: string
+      readonly name: string | null
+      readonly scopes: ReadonlyArray<Scope>
+      readonly expiresAt: Date | null
+    }) =>
+      sql`INSERT INTO access_tokens (org_id, id, user_id, token_hash, name, scopes, expires_at)
+          VALUES (${row.orgId}, ${row.id}, ${row.userId}, ${row.tokenHash}, ${row.name}, ${row.scopes}, ${row.expiresAt})`.pipe(
+        Effect.asVoid
+      )
+
+    const revoke = (tokenId: string) =>
+      sql<{ id: string }>`UPDATE access_tokens SET revoked_at = now() WHERE id = ${tokenId} AND revoked_at IS NULL RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0)
+      )
+
+    const findPerson = (orgId: string, userId: string) =>
+      sql<{ org_role: OrgRole; status: string; teams: ReadonlyArray<{ teamId: string; role: TeamRole }> }>`
+        SELECT u.org_role, u.status,
+          COALESCE((SELECT json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role))
+                      FROM team_members tm WHERE tm.org_id = u.org_id AND tm.user_id = u.id), '[]') AS teams
+        FROM users u WHERE u.org_id = ${orgId} AND u.id = ${userId}`.pipe(Effect.map((rows) => rows[0]))
+
+    return { findLiveToken, touch, insert, revoke, findPerson } as const
+  })
+}) {}
