@@ -1,10 +1,11 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { CurrentActor } from "@tks/domain/actor"
-import { Unauthorized } from "@tks/domain/errors"
+import { Schema } from "effect"
+import { ServiceUnavailable, Unauthorized } from "@tks/domain/errors"
 
 /** Every /v1 endpoint requires `Authorization: Bearer <token>` (SPEC 5). */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("@tks/api/Authentication", {
-  failure: Unauthorized,
+  failure: Schema.Union(Unauthorized, ServiceUnavailable),
   provides: CurrentActor,
   security: {
     bearer: HttpApiSecurity.bearer.pipe(

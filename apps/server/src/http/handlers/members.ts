@@ -1,0 +1,13 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "@tks/api/api"
+
+// Placeholder until the feature lands: every endpoint answers 500.
+export const MembersHandlers = HttpApiBuilder.group(Api, "members", (handlers) =>
+  Effect.succeed(
+    handlers
+      .handle("list", () => Effect.dieMessage("not implemented"))
+      .handle("get", () => Effect.dieMessage("not implemented"))
+      .handle("invitations", () => Effect.dieMessage("not implemented"))
+      .handle("reportingLines", () => Effect.dieMessage("not implemented"))
+  ))

@@ -1,0 +1,28 @@
+import { HttpLayerRouter, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import { DatabaseHealth } from "@tks/db/health"
+
+/**
+ * GET /health: the process is alive (liveness).
+ * GET /ready: the database answers (readiness); 503 with the JSON error body otherwise.
+ */
+export const HealthRoutes = HttpLayerRouter.use((router) =>
+  Effect.gen(function*() {
+    const database = yield* DatabaseHealth
+    yield* router.add("GET", "/health", HttpServerResponse.unsafeJson({ status: "ok" }))
+    yield* router.add(
+      "GET",
+      "/ready",
+      database.ping.pipe(
+        Effect.map((up) =>
+          up
+            ? HttpServerResponse.unsafeJson({ status: "ready" })
+            : HttpServerResponse.unsafeJson(
+              { code: "SERVICE_UNAVAILABLE", message: "The database is not reachable" },
+              { status: 503 }
+            )
+        )
+      )
+    )
+  })
+)
