@@ -1,0 +1,39 @@
+import { Option } from "effect"
+
+const people: ReadonlyArray<readonly [key: string, who: string]> = [
+  ["owner", "the owner"],
+  ["admin", "an admin"],
+  ["viewer", "a viewer"]
+]
+
+/** What a person who just ran `npm start` needs: where it is and ready-to-paste calls. */
+export const banner = (baseUrl: string, tokens: Option.Option<Record<string, string>>): string => {
+  const lines = [
+    "",
+    "Training and Knowledge Service is up.",
+    `  API:      ${baseUrl}/v1`,
+    `  Docs:     ${baseUrl}/docs`,
+    `  OpenAPI:  ${baseUrl}/v1/openapi.json`,
+    `  Health:   ${baseUrl}/health   Ready: ${baseUrl}/ready`,
+    ""
+  ]
+  if (Option.isNone(tokens)) {
+    lines.push("Create a token with: pnpm cli token create --org <orgId> --user <userId> --scopes content:write", "")
+    return lines.join("\n")
+  }
+  lines.push("Demo organization tokens (Acme Logistics):")
+  for (const [key, who] of people) {
+    const token = tokens.value[key]
+    if (token !== undefined) lines.push(`  # as ${who}`, `  curl -s -H 'Authorization: Bearer ${token}' ${baseUrl}/v1/me`)
+  }
+  const admin = tokens.value.admin ?? tokens.value.owner
+  if (admin !== undefined) {
+    lines.push(
+      `  curl -s -H 'Authorization: Bearer ${admin}' '${baseUrl}/v1/members?limit=5'`,
+      `  curl -s -H 'Authorization: Bearer ${admin}' ${baseUrl}/v1/company-roles`,
+      `  curl -s -H 'Authorization: Bearer ${admin}' ${baseUrl}/v1/findings`
+    )
+  }
+  lines.push("")
+  return lines.join("\n")
+}

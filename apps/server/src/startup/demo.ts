@@ -1,0 +1,36 @@
+import { FileSystem, Path } from "@effect/platform"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { seedDemoIfEmpty } from "@tks/core/fixtures/seed"
+import { DatabaseConfig } from "@tks/db/config"
+
+/** The demo organization's tokens, when this database holds the demo organization and we know them. */
+export class DemoTokens extends Context.Tag("@tks/server/DemoTokens")<DemoTokens, Option.Option<Record<string, string>>>() {}
+
+const TokensFile = Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.String }))
+
+/**
+ * On first start with an empty database the demo organization is created.
+ * Its tokens exist only as hashes in the database, so on the embedded
+ * database they are also kept beside the data (DATA_DIR/demo-tokens.json)
+ * for later starts to print again.
+ */
+export const DemoSeedLive = (enabled: boolean) =>
+  Layer.effect(
+    DemoTokens,
+    Effect.gen(function*() {
+      if (!enabled) return Option.none()
+      const fs = yield* FileSystem.FileSystem
+      const path = yield* Path.Path
+      const config = yield* DatabaseConfig
+      const embedded = Option.isNone(config.url) && config.dataDir !== "memory://"
+      const file = path.join(config.dataDir, "demo-tokens.json")
+      const seeded = yield* seedDemoIfEmpty
+      if (Option.isSome(seeded)) {
+        yield* Effect.logInfo(`demo organization created: ${seeded.value.organizationId}`)
+        if (embedded) yield* fs.writeFileString(file, JSON.stringify(seeded.value.tokens, null, 2))
+        return Option.some(seeded.value.tokens)
+      }
+      if (!embedded || !(yield* fs.exists(file))) return Option.none()
+      return yield* fs.readFileString(file).pipe(Effect.flatMap(Schema.decode(TokensFile)), Effect.option)
+    }).pipe(Effect.orDie)
+  )
