@@ -1,0 +1,156 @@
+import { SqlClient } from "@effect/sql"
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import { TestDatabaseLive } from "@tks/db/test-database"
+import { Authenticator } from "../src/auth/service.js"
+import { demoFixture } from "../src/fixtures/demo.js"
+import { FixtureImporter } from "../src/fixtures/importer.js"
+import { seedDemoIfEmpty } from "../src/fixtures/seed.js"
+
+const TestLayer = Layer.mergeAll(FixtureImporter.Default, Authenticator.Default).pipe(Layer.provideMerge(TestDatabaseLive))
+
+const countOf = (table: string, orgId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(table)} WHERE org_id = ${orgId}`
+    return rows[0]?.n ?? -1
+  })
+
+layer(TestLayer)("demo fixture", (it) => {
+  describe("seedDemoIfEmpty", () => {
+    it.effect("imports the demo into an empty database, and nothing once an organization exists", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const first = yield* seedDemoIfEmpty
+        expect(Option.isSome(first)).toBe(true)
+        const second = yield* seedDemoIfEmpty
+        expect(Option.isNone(second)).toBe(true)
+        const orgs = yield* sql<{ name: string; plan: string }>`SELECT name, plan FROM organizations`
+        expect(orgs).toEqual([{ name: "Acme Logistics", plan: "enterprise" }])
+      }))
+  })
+
+  it.effect("creates every record of the demo", () =>
+    Effect.gen(function*() {
+      const importer = yield* FixtureImporter
+      const result = yield* importer.importOrganization(demoFixture())
+      const org = result.organizationId
+      const expected: Record<string, number> = {
+        users: 12,
+        teams: 2,
+        team_members: 8,
+        invitations: 3,
+        categories: 14,
+        spaces: 4,
+        space_teams: 1,
+        topics: 6,
+        items: 12,
+        lessons: 3,
+        lesson_teams: 1,
+        company_roles: 5,
+        advancement_tiers: 3,
+        role_members: 9,
+        curriculum_entries: 6,
+        third_parties: 1,
+        duties: 9,
+        findings: 5,
+        org_chart_verifications: 1,
+        directory_connections: 1,
+        directory_events: 7,
+        access_tokens: 11
+      }
+      const actual: Record<string, number> = {}
+      for (const table of Object.keys(expected)) actual[table] = yield* countOf(table, org)
+      expect(actual).toEqual(expected)
+      expect(Object.keys(result.ids.categories)).toHaveLength(14)
+      expect(Object.keys(result.tokens).sort()).toEqual(
+        ["ava", "ben", "chloe", "dan", "eve", "finn", "grace", "hugo", "iris", "jonas", "kai"]
+      )
+    }))
+
+  it.effect("links managers, tiers, nested items and duty tiers", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const importer = yield* FixtureImporter
+      const { ids, organizationId: org } = yield* importer.importOrganization(demoFixture())
+      const person = (key: string) => ids.people[key] ?? "missing"
+
+      const users = yield* sql<{
+        id: string
+        manager_id: string | null
+        manager_email: string | null
+        status: string
+        deactivated_at: Date | null
+        signed_up: boolean
+        directory_provisioned: boolean
+      }>`SELECT id, manager_id, manager_email, status, deactivated_at, signed_up, directory_provisioned
+         FROM users WHERE org_id = ${org}`
+      const user = (key: string) => users.find((row) => row.id === person(key))
+      expect(user("finn")?.manager_id).toBe(person("eve"))
+      expect(user("eve")?.manager_id).toBe(person("ben"))
+      expect(user("ben")?.manager_id).toBe(person("ava"))
+      expect(user("ava")?.manager_id).toBeNull()
+      expect(user("jonas")).toMatchObject({ manager_id: null, manager_email: "maria.lopez@partner-staffing.example" })
+      expect(user("liam")?.status).toBe("DEACTIVATED")
+      expect(user("liam")?.deactivated_at).toBeInstanceOf(Date)
+      expect(user("iris")?.signed_up).toBe(false)
+      expect(user("grace")?.directory_provisioned).toBe(true)
+
+      const tiers = yield* sql<{ id: string; rank: number; role_id: string }>`
+        SELECT id, rank, role_id FROM advancement_tiers WHERE org_id = ${org} ORDER BY rank`
+      expect(tiers.map((tier) => tier.id)).toEqual([ids.tiers["forklift-associate"], ids.tiers["forklift-senior"], ids.tiers["forklift-lead"]])
+      expect(tiers.every((tier) => tier.role_id === ids.companyRoles["forklift-operator"])).toBe(true)
+
+      const finnHolding = yield* sql<{ tier_id: string | null; ended_at: Date | null }>`
+        SELECT tier_id, ended_at FROM role_members WHERE org_id = ${org} AND user_id = ${person("finn")}`
+      expect(finnHolding).toEqual([{ tier_id: ids.tiers["forklift-senior"], ended_at: null }])
+      const liamHolding = yield* sql<{ ended_at: Date | null }>`
+        SELECT ended_at FROM role_members WHERE org_id = ${org} AND user_id = ${person("liam")}`
+      expect(liamHolding[0]?.ended_at).toBeInstanceOf(Date)
+
+      const child = yield* sql<{ parent_item_id: string | null; topic_id: string }>`
+        SELECT parent_item_id, topic_id FROM items WHERE org_id = ${org} AND id = ${ids.items["check-forks"] ?? ""}`
+      expect(child).toEqual([{ parent_item_id: ids.items["inspection-checklist"], topic_id: ids.topics["forklift-inspection"] }])
+
+      const parent = yield* sql<{ parent_role_id: string | null }>`
+        SELECT parent_role_id FROM company_roles WHERE org_id = ${org} AND id = ${ids.companyRoles["forklift-operator"] ?? ""}`
+      expect(parent[0]?.parent_role_id).toBe(ids.companyRoles["warehouse-manager"])
+
+      const tiered = yield* sql<{ tier_qualifier: string; tier_id: string | null }>`
+        SELECT tier_qualifier, tier_id FROM duties
+        WHERE org_id = ${org} AND entity_type = 'ITEM' AND entity_id = ${ids.items["inspection-checklist"] ?? ""}`
+      expect(tiered).toEqual([{ tier_qualifier: "MIN_TIER", tier_id: ids.tiers["forklift-senior"] }])
+      const untiered = yield* sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM duties WHERE org_id = ${org} AND tier_qualifier = 'ALL' AND tier_id IS NULL`
+      expect(untiered[0]?.n).toBe(7)
+
+      const connection = yield* sql<{ token_hash: string | null; token_revoked_at: Date | null; status: string }>`
+        SELECT token_hash, token_revoked_at, status FROM directory_connections WHERE org_id = ${org}`
+      expect(connection[0]?.status).toBe("ACTIVE")
+      expect(connection[0]?.token_hash).toMatch(/^[0-9a-f]{64}$/)
+      expect(connection[0]?.token_revoked_at).toBeNull()
+
+      const invitations = yield* sql<{ email: string; org_role: string; expired: boolean }>`
+        SELECT email, org_role, expires_at < now() AS expired FROM invitations WHERE org_id = ${org} ORDER BY created_at`
+      expect(invitations.map((row) => [row.org_role, row.expired])).toEqual([["viewer", true], ["viewer", false], ["admin", false]])
+    }))
+
+  it.effect("issues tokens that authenticate as their person, with their scopes", () =>
+    Effect.gen(function*() {
+      const importer = yield* FixtureImporter
+      const auth = yield* Authenticator
+      const result = yield* importer.importOrganization(demoFixture())
+      for (const [key, token] of Object.entries(result.tokens)) {
+        const actor = yield* auth.authenticate(token)
+        expect(actor.userId).toBe(result.ids.people[key])
+        expect(actor.organizationId).toBe(result.organizationId)
+        expect(actor.tokenId).toBe(result.tokenIds[key])
+      }
+      const ben = yield* auth.authenticate(result.tokens["ben"] ?? "")
+      expect([...ben.scopes].sort()).toEqual(["content:write", "narration:synthesize", "training:assign"])
+      const hugo = yield* auth.authenticate(result.tokens["hugo"] ?? "")
+      expect(hugo.teams).toEqual([{ teamId: result.ids.teams["dispatch"], role: "team-admin" }])
+      const finn = yield* auth.authenticate(result.tokens["finn"] ?? "")
+      expect([...finn.scopes].sort()).toEqual(["content:write", "narration:synthesize"])
+    }))
+})
