@@ -21,9 +21,11 @@ export interface FindingRow {
   readonly cursor_at: string
 }
 
+/** The record (absent fields null when the organization has none) and the database's clock. */
 export interface VerificationRow {
   readonly last_verified_at: Date | null
-  readonly interval_days: number
+  readonly interval_days: number | null
+  readonly now: Date
 }
 
 export interface DirectoryConnectionRow {
@@ -47,6 +49,8 @@ export interface DirectoryConnectionRow {
 export interface DirectorySyncRow {
   readonly plan: "starter" | "pro" | "enterprise"
   readonly connection: DirectoryConnectionRow | undefined
+  /** The database's clock, the one token checks compare against. */
+  readonly now: Date
 }
 
 export interface DirectoryEventRow {
@@ -75,17 +79,19 @@ export class AdministrationRepo extends Effect.Service<AdministrationRepo>()("@t
         ORDER BY created_at DESC, id DESC
         LIMIT ${input.limit + 1}`
 
-    /** The organization's verification record; undefined when the org chart was never set up for it. */
+    /** The organization's verification record (nulls when there is none) and the database's now(). */
     const verification = (orgId: string) =>
       sql<VerificationRow>`
-        SELECT last_verified_at, interval_days FROM org_chart_verifications WHERE org_id = ${orgId}`.pipe(
-        Effect.map((rows) => rows[0])
-      )
+        SELECT v.last_verified_at, v.interval_days, now() AS now
+        FROM organizations o LEFT JOIN org_chart_verifications v ON v.org_id = o.id
+        WHERE o.id = ${orgId}`.pipe(Effect.map((rows) => rows[0]))
 
     /** The plan and the connection (if any) in one round trip; the token hash itself is never read out. */
     const directorySync = (orgId: string) =>
-      sql<DirectoryConnectionRow & { readonly plan: DirectorySyncRow["plan"]; readonly has_connection: boolean }>`
-        SELECT o.plan, (c.org_id IS NOT NULL) AS has_connection, c.status,
+      sql<
+        DirectoryConnectionRow & { readonly plan: DirectorySyncRow["plan"]; readonly has_connection: boolean; readonly now: Date }
+      >`
+        SELECT o.plan, now() AS now, (c.org_id IS NOT NULL) AS has_connection, c.status,
           (c.token_hash IS NOT NULL) AS token_exists, c.token_created_at, c.token_last_used_at,
           c.token_expires_at, c.token_revoked_at, c.last_sync_at, c.paused_at, c.paused_reason,
           c.send_welcome_immediately, c.count_provisioned, c.count_updated, c.count_deactivated,
@@ -95,8 +101,8 @@ export class AdministrationRepo extends Effect.Service<AdministrationRepo>()("@t
         Effect.map((rows): DirectorySyncRow | undefined => {
           const row = rows[0]
           if (row === undefined) return undefined
-          const { has_connection, plan, ...connection } = row
-          return { plan, connection: has_connection ? connection : undefined }
+          const { has_connection, now, plan, ...connection } = row
+          return { plan, now, connection: has_connection ? connection : undefined }
         })
       )
 

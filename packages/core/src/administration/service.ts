@@ -1,4 +1,4 @@
-import { Clock, Effect, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import type { Actor } from "@tks/domain/actor"
 import type {
   DirectoryConnection,
@@ -15,6 +15,7 @@ import { hasPermission, type Permission } from "@tks/domain/permissions"
 import { Cursors, pageOf } from "../shared/cursors.js"
 import { iso, isoOrNull } from "../shared/time.js"
 import { AdministrationRepo, type DirectoryConnectionRow, type NewestKey } from "./repo.js"
+import { directoryTokenActive } from "./rules.js"
 
 /** The default re-verification interval (SPEC 2.12) when no record exists yet. */
 const defaultIntervalDays = 90
@@ -38,18 +39,15 @@ const requirePermission = (actor: Actor, permission: Permission, what: string) =
     ? Effect.void
     : Effect.fail(new Forbidden({ message: `Reading ${what} needs the ${permission} permission` }))
 
-/** A token is active when it exists, was not revoked and has not expired (no expiry chosen: never expires). */
-const tokenActive = (row: DirectoryConnectionRow, now: number) =>
-  row.token_exists &&
-  row.token_revoked_at === null &&
-  (row.token_expires_at === null || row.token_expires_at.getTime() > now)
-
-const connectionView = (row: DirectoryConnectionRow, now: number): DirectoryConnection => ({
+const connectionView = (row: DirectoryConnectionRow, now: Date): DirectoryConnection => ({
   status: row.status,
   tokenCreatedAt: isoOrNull(row.token_created_at),
   tokenLastUsedAt: isoOrNull(row.token_last_used_at),
   tokenExpiresAt: isoOrNull(row.token_expires_at),
-  tokenActive: tokenActive(row, now),
+  tokenActive: directoryTokenActive(
+    { exists: row.token_exists, revokedAt: row.token_revoked_at, expiresAt: row.token_expires_at },
+    now
+  ),
   lastSyncAt: isoOrNull(row.last_sync_at),
   pausedAt: isoOrNull(row.paused_at),
   pausedReason: row.paused_reason,
@@ -90,10 +88,10 @@ export class Administration extends Effect.Service<Administration>()("@tks/core/
     const orgChartVerification = Effect.fn("Administration.orgChartVerification")(function*(actor: Actor) {
       yield* requirePermission(actor, "company-role.read", "the org-chart verification")
       const row = yield* repo.verification(actor.organizationId)
+      // No record: never verified, on the default interval. "Now" is the database's clock.
       const lastVerifiedAt = row?.last_verified_at ?? null
       const intervalDays = row?.interval_days ?? defaultIntervalDays
-      const now = yield* Clock.currentTimeMillis
-      const state = verificationState(lastVerifiedAt, intervalDays, new Date(now))
+      const state = verificationState(lastVerifiedAt, intervalDays, row?.now ?? new Date())
       const view: OrgChartVerification = {
         status: state.status,
         lastVerifiedAt: isoOrNull(lastVerifiedAt),
@@ -107,11 +105,10 @@ export class Administration extends Effect.Service<Administration>()("@tks/core/
     const directorySync = Effect.fn("Administration.directorySync")(function*(actor: Actor) {
       yield* requirePermission(actor, "organization.update", "directory sync")
       const row = yield* repo.directorySync(actor.organizationId)
-      const now = yield* Clock.currentTimeMillis
       const view: DirectorySync = {
         // Reported, not enforced (SPEC 4.8): a connection of a lower plan is still shown.
         eligible: row?.plan === "enterprise",
-        connection: row?.connection === undefined ? null : connectionView(row.connection, now)
+        connection: row?.connection === undefined ? null : connectionView(row.connection, row.now)
       }
       return view
     })

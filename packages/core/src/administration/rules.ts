@@ -1,0 +1,15 @@
+/** The directory token's stored state, as much as `tokenActive` needs. */
+export interface DirectoryTokenState {
+  readonly exists: boolean
+  readonly revokedAt: Date | null
+  readonly expiresAt: Date | null
+}
+
+/**
+ * SPEC 2.12 / 3.2: the directory's token is active when it exists, was not
+ * revoked and has not expired; no expiry chosen means it never expires. It is
+ * computed at read time, so an expired token changes nothing stored, and
+ * revoking it leaves the connection's status as it was.
+ */
+export const directoryTokenActive = (token: DirectoryTokenState, now: Date): boolean =>
+  token.exists && token.revokedAt === null && (token.expiresAt === null || token.expiresAt.getTime() > now.getTime())
