@@ -79,8 +79,7 @@ layer(TestLayer)("Administration service", (it) => {
           expect((yield* admin.orgChartVerification(actorIn(org, role))).status).toBe("never_verified")
         }
         const error = yield* Effect.flip(admin.orgChartVerification(actorIn(org, "external")))
-        expect(error._tag).toBe("Forbidden")
-        expect(error.code).toBe("FORBIDDEN")
+        expect(error).toMatchObject({ _tag: "Forbidden", code: "FORBIDDEN" })
       }))
   })
 
