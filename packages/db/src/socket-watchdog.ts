@@ -1,0 +1,65 @@
+import { Socket } from "node:net"
+
+// The last message of every answer the server gives: ReadyForQuery, 'Z' with
+// length 5 and one status byte.
+const READY_FOR_QUERY = [0x5a, 0x00, 0x00, 0x00, 0x05] as const
+const SSL_ACCEPTED = 0x53
+
+/**
+ * A socket factory for `pg` (PgClientConfig.stream): each socket destroys
+ * itself once bytes it wrote have stayed unanswered, with no traffic either
+ * way, for `deadlineMs`.
+ *
+ * Why: sql-pg 0.53 returns a connection whose query was abandoned (client
+ * query timeout, fiber interruption) to the pool as healthy (DESIGN pitfall
+ * 14). On a black-holed network such a connection never errors by itself, so
+ * every later query on it waits behind the lost one until connectionTTL
+ * retires it. Destroying the socket makes `pg` fail the connection, and the
+ * pool drops it and connects afresh.
+ *
+ * Plain TCP: the socket sees the protocol, so "answered" means "the server
+ * said ReadyForQuery after our last write". TLS: the raw socket sees neither
+ * data events nor plaintext, only byte counters, so a read after a write
+ * counts as the answer; when both fall in one tick it assumes the best (an
+ * idle connection must never be killed) and connectionTTL stays the backstop.
+ * An idle connection, a LISTEN connection and a slow query within the
+ * statement timeout (which the server answers) are never touched; a cursor
+ * left unread for longer than the deadline is.
+ */
+export const watchdogSocket = (deadlineMs: number) => (): Socket => {
+  const socket = new Socket()
+  const tickMs = Math.min(1_000, Math.max(50, Math.floor(deadlineMs / 5)))
+  let plaintext: boolean | undefined
+  let tail: Array<number> = []
+  let answeredUpTo = 0
+  let seenRead = 0
+  let seenWritten = 0
+  let quietSince = Date.now()
+
+  socket.on("data", (chunk: Buffer) => {
+    // The first byte back tells whether TLS follows ('S' answers pg's SSLRequest).
+    if (plaintext === undefined) plaintext = !(chunk.length === 1 && chunk[0] === SSL_ACCEPTED)
+    if (!plaintext) return
+    tail = [...tail, ...chunk.subarray(-6)].slice(-6)
+    if (READY_FOR_QUERY.every((byte, i) => tail[i] === byte)) answeredUpTo = socket.bytesWritten
+  })
+
+  const timer = setInterval(() => {
+    const read = socket.bytesRead
+    const written = socket.bytesWritten
+    if (read !== seenRead || written !== seenWritten) {
+      quietSince = Date.now()
+      if (read !== seenRead && plaintext === false) answeredUpTo = written
+      seenRead = read
+      seenWritten = written
+      return
+    }
+    if (written > answeredUpTo && Date.now() - quietSince >= deadlineMs) {
+      socket.destroy(new Error(`No answer from the database for ${deadlineMs} ms; dropping the connection`))
+    }
+  }, tickMs)
+  // The timer must neither keep the process alive nor outlive the socket.
+  timer.unref()
+  socket.once("close", () => clearInterval(timer))
+  return socket
+}
