@@ -1,0 +1,13 @@
+import { Command } from "@effect/cli"
+import { Console, Effect, Option } from "effect"
+import { seedDemoIfEmpty } from "@tks/core/fixtures/seed"
+import { CliServices } from "../database.js"
+
+export const seedCommand = Command.make("seed", {}, () =>
+  seedDemoIfEmpty.pipe(
+    Effect.flatMap(Option.match({
+      onNone: () => Effect.logWarning("The database already has an organization; the demo was not imported"),
+      onSome: (result) => Console.log(JSON.stringify(result, null, 2))
+    })),
+    Effect.provide(CliServices)
+  )).pipe(Command.withDescription("Import the demo organization (Acme Logistics) when the database has no organization"))

@@ -1,0 +1,17 @@
+import { Layer } from "effect"
+import { Authenticator } from "@tks/core/auth/service"
+import { FixtureImporter } from "@tks/core/fixtures/importer"
+import { DatabaseLive } from "@tks/db/client"
+import { MigrationsLive } from "@tks/db/migrate"
+
+/**
+ * DATABASE_URL, or the embedded database in DATA_DIR, with the schema
+ * brought up to date first: an operator's first command on a new data
+ * directory works without a separate `migrate`.
+ */
+export const MigratedDatabase = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
+
+/** What the organization and token commands use; built only by the commands that need a database. */
+export const CliServices = Layer.mergeAll(FixtureImporter.Default, Authenticator.Default).pipe(
+  Layer.provideMerge(MigratedDatabase)
+)
