@@ -265,6 +265,14 @@ layer(TestLayer)("Administration service", (it) => {
         expect(error).toMatchObject({ _tag: "BadRequest", code: "INVALID_CURSOR" })
         const other = yield* Effect.flip(admin.directoryEvents(actor, { outcome: "FAILED", cursor: first.nextCursor! }))
         expect(other).toMatchObject({ _tag: "BadRequest", code: "INVALID_CURSOR" })
+        // A cursor of another endpoint, though its key has the same shape.
+        yield* insertFindings(org, [
+          { id: "fnd_1", at: "2026-04-01T00:00:00.000000Z" },
+          { id: "fnd_2", at: "2026-04-02T00:00:00.000000Z" }
+        ])
+        const findings = yield* admin.findings(actor, { limit: 1 })
+        const crossed = yield* Effect.flip(admin.directoryEvents(actor, { cursor: findings.nextCursor! }))
+        expect(crossed).toMatchObject({ _tag: "BadRequest", code: "INVALID_CURSOR" })
       }))
   })
 })
