@@ -30,26 +30,32 @@ export interface EmbeddedOptions {
 const attempt = <A>(message: string, run: () => Promise<A>) =>
   Effect.tryPromise({ try: run, catch: (cause) => new EmbeddedDatabaseError({ message, cause }) })
 
-/**
- * PGlite served over the PostgreSQL wire protocol on a free loopback port,
- * so the embedded database is reached through exactly the client and code
- * paths a real PostgreSQL server is. Closing the scope stops the socket
- * server before PGlite (the other order leaves handlers talking to a closed
- * database).
- */
-export const startEmbedded = (
-  options: EmbeddedOptions
-): Effect.Effect<EmbeddedDatabase, EmbeddedDatabaseError, Scope.Scope> =>
+/** Opens PGlite in `dataDir` (creating its parents), closed with the scope. */
+export const openPGlite = (
+  dataDir: string,
+  image?: Blob
+): Effect.Effect<PGlite, EmbeddedDatabaseError, Scope.Scope> =>
   Effect.gen(function*() {
-    const inMemory = options.dataDir === IN_MEMORY
-    const dataDir = inMemory ? IN_MEMORY : resolve(options.dataDir)
     // PGlite creates the directory itself but not its parents.
-    if (!inMemory) yield* attempt(`Cannot create ${dataDir}`, () => mkdir(dataDir, { recursive: true }))
-
-    const db = yield* Effect.acquireRelease(
-      attempt(`Cannot open PGlite in ${dataDir}`, () => PGlite.create(dataDir)),
+    if (dataDir !== IN_MEMORY) yield* attempt(`Cannot create ${dataDir}`, () => mkdir(dataDir, { recursive: true }))
+    return yield* Effect.acquireRelease(
+      attempt(`Cannot open PGlite in ${dataDir}`, () => PGlite.create(dataDir, image ? { loadDataDir: image } : {})),
       (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
     )
+  })
+
+/**
+ * Serves an open PGlite over the PostgreSQL wire protocol on a free loopback
+ * port, so the embedded database is reached through exactly the client and
+ * code paths a real PostgreSQL server is. Acquired after PGlite, so closing
+ * the scope stops the socket server first (the other order leaves handlers
+ * talking to a closed database).
+ */
+export const servePGlite = (
+  db: PGlite,
+  options: { readonly dataDir: string; readonly maxConnections: number }
+): Effect.Effect<EmbeddedDatabase, EmbeddedDatabaseError, Scope.Scope> =>
+  Effect.gen(function*() {
     const host = "127.0.0.1"
     // Port 0: the OS picks a free port; pglite-socket reads the real one back after listen.
     const server = new PGLiteSocketServer({ db, host, port: 0, maxConnections: options.maxConnections })
@@ -59,14 +65,24 @@ export const startEmbedded = (
     )
     const port = portOf(server.getServerConn())
     yield* Effect.logInfo("Embedded PGlite database started").pipe(
-      Effect.annotateLogs({ dataDir, address: `${host}:${port}` })
+      Effect.annotateLogs({ dataDir: options.dataDir, address: `${host}:${port}` })
     )
     return {
       url: Redacted.make(`postgres://postgres@${host}:${port}/postgres`),
       host,
       port,
-      dataDir
+      dataDir: options.dataDir
     }
+  })
+
+/** PGlite in `dataDir` (a directory, or `memory://`), served on loopback for the scope. */
+export const startEmbedded = (
+  options: EmbeddedOptions
+): Effect.Effect<EmbeddedDatabase, EmbeddedDatabaseError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const dataDir = options.dataDir === IN_MEMORY ? IN_MEMORY : resolve(options.dataDir)
+    const db = yield* openPGlite(dataDir)
+    return yield* servePGlite(db, { dataDir, maxConnections: options.maxConnections })
   })
 
 // getServerConn() is "host:port" for a TCP server.

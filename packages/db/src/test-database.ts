@@ -7,9 +7,10 @@ import type { PgClient } from "@effect/sql-pg"
 import { Config, type ConfigError, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import { clientContext, embeddedConnectionLimit, makePgClient } from "./client.js"
 import type { PoolSettings } from "./config.js"
-import { type EmbeddedDatabaseError, IN_MEMORY, startEmbedded } from "./embedded.js"
+import { type EmbeddedDatabaseError, IN_MEMORY, servePGlite } from "./embedded.js"
 import { type Migrations, runMigrations } from "./migrate.js"
 import { migrations as schemaMigrations } from "./migrations/index.js"
+import { openFreshPGlite } from "./pglite-image.js"
 
 export const TEST_DATABASE_ENV = "TEST_DATABASE_URL"
 
@@ -70,7 +71,10 @@ export const provisionTestDatabase = (
     return yield* Option.match(Option.filter(admin, (url) => Redacted.value(url).trim() !== ""), {
       onSome: createDatabase,
       onNone: () =>
-        startEmbedded({ dataDir: IN_MEMORY, maxConnections: connections }).pipe(Effect.map((db) => db.url))
+        openFreshPGlite.pipe(
+          Effect.flatMap((db) => servePGlite(db, { dataDir: IN_MEMORY, maxConnections: connections })),
+          Effect.map((embedded) => embedded.url)
+        )
     })
   })
 
