@@ -2,6 +2,7 @@ import { createServer } from "node:http"
 import { HttpLayerRouter } from "@effect/platform"
 import { NodeContext, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Option } from "effect"
+import { FixtureImporter } from "@tks/core/fixtures/importer"
 import { CoreLive } from "@tks/core/live"
 import { DatabaseLive } from "@tks/db/client"
 import { DatabaseHealth } from "@tks/db/health"
@@ -20,7 +21,7 @@ const main = Effect.gen(function*() {
   const Database = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
   const Services = DemoSeedLive(config.seedDemo).pipe(
     Layer.provide(NodeContext.layer),
-    Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default)),
+    Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
     Layer.provideMerge(Database)
   )
   const Server = HttpLayerRouter.serve(HttpRoutes, { disableListenLog: true }).pipe(
@@ -35,4 +36,4 @@ const main = Effect.gen(function*() {
   }).pipe(Effect.provide(Server))
 })
 
-main.pipe(Effect.provide(Layer.mergeAll(LoggingLive, TracingLive)), NodeRuntime.runMain)
+main.pipe(Effect.provide(Layer.mergeAll(LoggingLive, TracingLive)), NodeRuntime.runMain({ disablePrettyLogger: true }))

@@ -1,9 +1,11 @@
 import { Option } from "effect"
 
+/** Demo fixture keys (packages/core/src/fixtures/demo.ts) worth a line each. */
 const people: ReadonlyArray<readonly [key: string, who: string]> = [
-  ["owner", "the owner"],
-  ["admin", "an admin"],
-  ["viewer", "a viewer"]
+  ["ava", "Ava Thompson, owner"],
+  ["ben", "Ben Okafor, admin"],
+  ["eve", "Eve Larsen, viewer"],
+  ["kai", "Kai Sato, external"]
 ]
 
 /** What a person who just ran `npm start` needs: where it is and ready-to-paste calls. */
@@ -26,7 +28,7 @@ export const banner = (baseUrl: string, tokens: Option.Option<Record<string, str
     const token = tokens.value[key]
     if (token !== undefined) lines.push(`  # as ${who}`, `  curl -s -H 'Authorization: Bearer ${token}' ${baseUrl}/v1/me`)
   }
-  const admin = tokens.value.admin ?? tokens.value.owner
+  const admin = tokens.value.ben ?? tokens.value.ava
   if (admin !== undefined) {
     lines.push(
       `  curl -s -H 'Authorization: Bearer ${admin}' '${baseUrl}/v1/members?limit=5'`,

@@ -10,35 +10,38 @@ import { invalidCursor, type BadRequest } from "@tks/domain/errors"
  * another listing or a forged one is refused with 400 before any SQL runs.
  */
 export class Cursors extends Effect.Service<Cursors>()("@tks/core/Cursors", {
-  effect: Effect.gen(function*() {
-    const secret = yield* loadSecret
-    const sign = (listing: string, payload: string) =>
-      createHmac("sha256", secret).update(listing).update("\u0000").update(payload).digest().subarray(0, 18)
-
-    const encode = (listing: string, key: ReadonlyArray<unknown>): string => {
-      const payload = Buffer.from(JSON.stringify(key)).toString("base64url")
-      return `${payload}.${sign(listing, payload).toString("base64url")}`
-    }
-
-    const decode = <A, I>(
-      listing: string,
-      cursor: string,
-      key: Schema.Schema<A, I>
-    ): Effect.Effect<A, BadRequest> => {
-      const [payload, signature, ...rest] = cursor.split(".")
-      if (payload === undefined || signature === undefined || rest.length > 0) return Effect.fail(invalidCursor())
-      const expected = sign(listing, payload)
-      const given = Buffer.from(signature, "base64url")
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return Effect.fail(invalidCursor())
-      const decoded = Either.try(() => JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as unknown).pipe(
-        Either.flatMap((json) => Schema.decodeUnknownEither(key)(json))
-      )
-      return Either.isRight(decoded) ? Effect.succeed(decoded.right) : Effect.fail(invalidCursor())
-    }
-
-    return { encode, decode } as const
-  })
+  effect: Effect.map(Effect.suspend(() => loadSecret), (secret) => makeCursors(secret))
 }) {}
+
+/** The cursor codec for a signing secret. */
+export const makeCursors = (secret: string) => {
+  const sign = (listing: string, payload: string) =>
+    createHmac("sha256", secret).update(listing).update("\u0000").update(payload).digest().subarray(0, 18)
+
+  const encode = (listing: string, key: ReadonlyArray<unknown>): string => {
+    const payload = Buffer.from(JSON.stringify(key)).toString("base64url")
+    return `${payload}.${sign(listing, payload).toString("base64url")}`
+  }
+
+  const decode = <A, I>(
+    listing: string,
+    cursor: string,
+    key: Schema.Schema<A, I>
+  ): Effect.Effect<A, BadRequest> => {
+    const [payload, signature, ...rest] = cursor.split(".")
+    if (payload === undefined || signature === undefined || rest.length > 0) return Effect.fail(invalidCursor())
+    // Compare the encoded text: base64url decoding ignores stray characters, so comparing bytes would accept them.
+    const expected = Buffer.from(sign(listing, payload).toString("base64url"))
+    const given = Buffer.from(signature)
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return Effect.fail(invalidCursor())
+    const decoded = Either.try(() => JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as unknown).pipe(
+      Either.flatMap((json) => Schema.decodeUnknownEither(key)(json))
+    )
+    return Either.isRight(decoded) ? Effect.succeed(decoded.right) : Effect.fail(invalidCursor())
+  }
+
+  return { encode, decode } as const
+}
 
 /** CURSOR_SECRET when set; otherwise one generated once and kept in the database, so every replica agrees. */
 const loadSecret = Effect.gen(function*() {
