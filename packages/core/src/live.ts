@@ -1,9 +1,10 @@
 import { Layer } from "effect"
 import { Administration } from "./administration/service.js"
 import { Authenticator } from "./auth/service.js"
+import { CompanyRoles } from "./company-roles/service.js"
 import { Me } from "./me/service.js"
 import { Members } from "./members/service.js"
 import { Teams } from "./teams/service.js"
 
 /** Every domain service, for any transport (HTTP, MCP, jobs). Needs a SqlClient. */
-export const CoreLive = Layer.mergeAll(Administration.Default, Authenticator.Default, Me.Default, Members.Default, Teams.Default)
+export const CoreLive = Layer.mergeAll(Administration.Default, Authenticator.Default, CompanyRoles.Default, Me.Default, Members.Default, Teams.Default)

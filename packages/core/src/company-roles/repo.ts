@@ -1,0 +1,85 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { CurriculumEntry } from "@tks/domain/company-role"
+import type { EntityRef } from "@tks/domain/common"
+import { lessonReadable, type Reader, topicVisible } from "../knowledge/access.js"
+
+export interface CompanyRoleRow {
+  readonly id: string
+  readonly name: string
+  readonly sort_name: string
+  readonly description: string | null
+  readonly parent_role_id: string | null
+  readonly member_count: number
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+export interface CompanyRoleDetailRow extends CompanyRoleRow {
+  readonly curriculum: ReadonlyArray<CurriculumEntry>
+  readonly members: ReadonlyArray<EntityRef>
+}
+
+/** `%` and `_` match themselves; `\` is the escape character. */
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `\\${char}`)
+
+export class CompanyRolesRepo extends Effect.Service<CompanyRolesRepo>()("@tks/core/CompanyRolesRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const columns = sql`r.id, r.name, r.sort_name, r.description, r.parent_role_id, r.created_at, r.updated_at,
+      (SELECT count(*)::int FROM role_members rm JOIN users u ON u.org_id = rm.org_id AND u.id = rm.user_id
+        WHERE rm.org_id = r.org_id AND rm.role_id = r.id AND rm.ended_at IS NULL AND u.status = 'ACTIVE') AS member_count`
+
+    /** Roles by name (sort_name, id); `query` keeps those whose name contains it, case-insensitively. */
+    const page = (input: {
+      readonly orgId: string
+      readonly query: string | null
+      readonly after: readonly [string, string] | null
+      readonly limit: number
+    }) =>
+      sql<CompanyRoleRow>`
+        SELECT ${columns}
+        FROM company_roles r
+        WHERE r.org_id = ${input.orgId}
+          ${input.query === null ? sql`` : sql`AND r.sort_name LIKE ('%' || lower(${escapeLike(input.query)}) || '%') ESCAPE '\\'`}
+          ${input.after === null ? sql`` : sql`AND (r.sort_name, r.id) > (${input.after[0]}, ${input.after[1]})`}
+        ORDER BY r.sort_name, r.id
+        LIMIT ${input.limit + 1}`
+
+    /**
+     * One role with its curriculum (position order; entries the reader cannot
+     * read, and topics out of the live graph, left out) and its current
+     * holders (active people whose holding has not ended, by name).
+     */
+    const find = (orgId: string, roleId: string, reader: Reader) =>
+      sql<CompanyRoleDetailRow>`
+        SELECT ${columns},
+          COALESCE((
+            SELECT json_agg(json_build_object('type', e.type, 'id', e.id, 'name', e.name) ORDER BY e.position)
+            FROM (
+              SELECT ce.position, 'lesson' AS type, l.id, l.title AS name
+              FROM curriculum_entries ce JOIN lessons l ON l.org_id = ce.org_id AND l.id = ce.lesson_id
+              WHERE ce.org_id = r.org_id AND ce.role_id = r.id AND ${lessonReadable(sql, reader, "l")}
+              UNION ALL
+              SELECT ce.position, 'topic' AS type, t.id, t.name
+              FROM curriculum_entries ce JOIN topics t ON t.org_id = ce.org_id AND t.id = ce.topic_id
+              WHERE ce.org_id = r.org_id AND ce.role_id = r.id AND ${topicVisible(sql, reader, "t")}
+            ) e
+          ), '[]') AS curriculum,
+          COALESCE((
+            SELECT json_agg(json_build_object('id', u.id, 'name', u.name) ORDER BY u.sort_name, u.id)
+            FROM role_members rm JOIN users u ON u.org_id = rm.org_id AND u.id = rm.user_id
+            WHERE rm.org_id = r.org_id AND rm.role_id = r.id AND rm.ended_at IS NULL AND u.status = 'ACTIVE'
+          ), '[]') AS members
+        FROM company_roles r
+        WHERE r.org_id = ${orgId} AND r.id = ${roleId}`.pipe(Effect.map((rows) => rows[0]))
+
+    const exists = (orgId: string, roleId: string) =>
+      sql<{ id: string }>`SELECT id FROM company_roles WHERE org_id = ${orgId} AND id = ${roleId}`.pipe(
+        Effect.map((rows) => rows.length > 0)
+      )
+
+    return { page, find, exists } as const
+  })
+}) {}
