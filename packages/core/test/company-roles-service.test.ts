@@ -1,4 +1,3 @@
-import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import type { Actor } from "@tks/domain/actor"
@@ -418,31 +417,6 @@ layer(TestLayer)("company roles (SPEC 4.2, 2.3)", (it) => {
         ) {
           expect((yield* Effect.flip(attempt))._tag).toBe("NotFound")
         }
-      }))
-  })
-
-  describe("tier qualifier without an advancement path", () => {
-    it.effect("a role with no advancement tiers reports ALL whatever the stored qualifier", () =>
-      Effect.gen(function*() {
-        const { callers, roles: ids, main } = yield* setup
-        const sql = yield* SqlClient.SqlClient
-        // Stored against a tier of another role's path: "ops" has no path of its own.
-        yield* sql`INSERT INTO duties (org_id, id, raci, entity_type, entity_id, holder_type, holder_id, tier_qualifier, tier_id)
-          VALUES (${main.organizationId}, 'dty_stored_min_tier', 'INFORMED', 'ITEM', ${main.ids.items.firstAid}, 'role', ${ids.ops},
-                  'MIN_TIER', ${main.ids.tiers.senior})`
-        const page = yield* (yield* service).listDuties(callers.admin, ids.ops!, {})
-        const firstAid = page.data.find((row) => row.entityId === main.ids.items.firstAid)!
-        expect(firstAid).toEqual({
-          role: "INFORMED",
-          entityType: "ITEM",
-          entityId: main.ids.items.firstAid,
-          entityName: "First aid",
-          inheritedFrom: null,
-          tierQualifier: "ALL",
-          advancementTierLabel: null,
-          url: `http://localhost:3000/v1/items/${main.ids.items.firstAid}`
-        })
-        expect("advancementTierId" in firstAid).toBe(false)
       }))
   })
 })
