@@ -51,10 +51,11 @@ export class CompanyRoleDutiesRepo extends Effect.Service<CompanyRoleDutiesRepo>
      * graph (a record and all its ancestors live), and only what `reader` can
      * read (the space's visibility; categories are readable by anyone here).
      *
-     * Set-based and keyset-paginated in SQL. Base tables are reached through
-     * `= ANY(ARRAY(...))` so each lookup is an index probe on a small set
-     * (DESIGN pitfall 16); the child-item recursion runs over the live items of
-     * the topics concerned only.
+     * Set-based and keyset-paginated in SQL. Duties, spaces, topics and items
+     * are reached by index probes on small sets (`= ANY(ARRAY(...))`, or a
+     * join driven by a handful of topics), never by a join the planner could
+     * turn into a scan of a whole table (DESIGN pitfall 16); the child-item
+     * recursion walks the materialised live items of the topics concerned.
      */
     const page = (input: {
       readonly orgId: string
@@ -105,17 +106,22 @@ export class CompanyRoleDutiesRepo extends Effect.Service<CompanyRoleDutiesRepo>
           SELECT i.topic_id FROM items i
           WHERE i.org_id = ${orgId} AND i.id = ANY(ARRAY(SELECT entity_id FROM duty WHERE entity_type = 'ITEM'))
         ),
-        -- Live spaces the reader can read that a duty sits on, under, or above; "whole" when all of it is reached.
+        -- Spaces a duty sits on, under (topics, items) or above (categories).
+        space_ref AS (
+          SELECT entity_id AS id FROM duty WHERE entity_type = 'SPACE'
+          UNION
+          SELECT s.id FROM spaces s
+          WHERE s.org_id = ${orgId} AND s.category_id = ANY(ARRAY(SELECT entity_id FROM duty WHERE entity_type = 'CATEGORY'))
+          UNION
+          SELECT t.space_id FROM topics t WHERE t.org_id = ${orgId} AND t.id = ANY(ARRAY(SELECT id FROM pinned_topic))
+        ),
+        -- Those of them in the live graph that the reader can read; "whole" when a duty reaches all of the space.
         space AS MATERIALIZED (
           SELECT s.id, s.name, s.category_id,
             (s.id = ANY(ARRAY(SELECT entity_id FROM duty WHERE entity_type = 'SPACE'))
               OR s.category_id = ANY(ARRAY(SELECT entity_id FROM duty WHERE entity_type = 'CATEGORY'))) AS whole
           FROM spaces s
-          WHERE s.org_id = ${orgId}
-            AND (s.id = ANY(ARRAY(SELECT entity_id FROM duty WHERE entity_type = 'SPACE'))
-              OR s.category_id = ANY(ARRAY(SELECT entity_id FROM duty WHERE entity_type = 'CATEGORY'))
-              OR s.id = ANY(ARRAY(SELECT t.space_id FROM topics t
-                                  WHERE t.org_id = ${orgId} AND t.id = ANY(ARRAY(SELECT id FROM pinned_topic)))))
+          WHERE s.org_id = ${orgId} AND s.id = ANY(ARRAY(SELECT id FROM space_ref))
             AND ${spaceVisible(sql, input.reader, "s")}
         ),
         topic AS MATERIALIZED (
@@ -125,18 +131,19 @@ export class CompanyRoleDutiesRepo extends Effect.Service<CompanyRoleDutiesRepo>
             AND (t.space_id = ANY(ARRAY(SELECT id FROM space WHERE whole))
               OR t.id = ANY(ARRAY(SELECT id FROM pinned_topic)))
         ),
+        -- The live items of those topics, with the topic's place in the graph.
         topic_item AS MATERIALIZED (
-          SELECT i.id, i.name, i.topic_id, i.parent_item_id
-          FROM items i
-          WHERE i.org_id = ${orgId} AND i.topic_id = ANY(ARRAY(SELECT id FROM topic)) AND i.state = 'live'
+          SELECT i.id, i.name, i.topic_id, i.parent_item_id, t.space_id, t.category_id
+          FROM topic t JOIN items i ON i.org_id = ${orgId} AND i.topic_id = t.id
+          WHERE i.state = 'live'
         ),
         -- Live items reached from the top of their topic through live parents only; ancestors = parent chain.
         item AS (
-          SELECT ti.id, ti.name, ti.topic_id, t.space_id, t.category_id, ARRAY[]::text[] AS ancestors
-          FROM topic_item ti JOIN topic t ON t.id = ti.topic_id
+          SELECT ti.id, ti.name, ti.topic_id, ti.space_id, ti.category_id, ARRAY[]::text[] AS ancestors
+          FROM topic_item ti
           WHERE ti.parent_item_id IS NULL
           UNION ALL
-          SELECT ti.id, ti.name, ti.topic_id, it.space_id, it.category_id, it.ancestors || it.id
+          SELECT ti.id, ti.name, ti.topic_id, ti.space_id, ti.category_id, it.ancestors || it.id
           FROM item it JOIN topic_item ti ON ti.parent_item_id = it.id AND ti.topic_id = it.topic_id
         ),
         -- Each listed entity with every entity a duty may sit on to reach it (itself included).
