@@ -408,11 +408,9 @@ layer(TestLayer)("company role duties (SPEC 4.2, 2.4)", (it) => {
 })
 
 describe("web links", () => {
-  const linksWith = (publicUrl: string) =>
-    Links.pipe(
-      Effect.provide(Links.Default),
-      Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["PUBLIC_URL", publicUrl]])))
-    )
+  const linksFrom = (env: ReadonlyArray<readonly [string, string]>) =>
+    Links.pipe(Effect.provide(Links.Default), Effect.withConfigProvider(ConfigProvider.fromMap(new Map(env))))
+  const linksWith = (publicUrl: string) => linksFrom([["PUBLIC_URL", publicUrl], ["PORT", "9999"]])
 
   plainIt.effect("links are PUBLIC_URL (trailing slash dropped) + /v1/<collection>/<id>", () =>
     Effect.gen(function*() {
@@ -422,6 +420,12 @@ describe("web links", () => {
       expect(links.entity("SPACE", "spc_1")).toBe("https://tks.example.com/v1/spaces/spc_1")
       expect(links.entity("CATEGORY", "cat_1")).toBe("https://tks.example.com/v1/categories/cat_1")
       expect(links.lesson("les_1")).toBe("https://tks.example.com/v1/lessons/les_1")
+    }))
+
+  plainIt.effect("without PUBLIC_URL links use http://localhost:$PORT, PORT defaulting to 3000", () =>
+    Effect.gen(function*() {
+      expect((yield* linksFrom([["PORT", "8080"]])).topic("top_1")).toBe("http://localhost:8080/v1/topics/top_1")
+      expect((yield* linksFrom([])).topic("top_1")).toBe("http://localhost:3000/v1/topics/top_1")
     }))
 
   plainIt.effect("PUBLIC_URL that is not an http(s) address is refused", () =>

@@ -3,11 +3,14 @@ import type { EntityType } from "@tks/domain/duty"
 
 /**
  * Web links to records (the `url` fields of SPEC 2). The base is the
- * service's public address, `PUBLIC_URL` (default http://localhost:3000),
- * without a trailing slash; a record's link is its read endpoint under /v1.
+ * service's public address, `PUBLIC_URL` (default http://localhost:$PORT,
+ * PORT defaulting to 3000, as the server prints it), without a trailing
+ * slash; a record's link is its read endpoint under /v1.
  */
+const localUrl = Config.port("PORT").pipe(Config.withDefault(3000), Config.map((port) => `http://localhost:${port}`))
+
 export const PublicUrl = Config.string("PUBLIC_URL").pipe(
-  Config.withDefault("http://localhost:3000"),
+  Config.orElse(() => localUrl),
   Config.validate({
     message: "PUBLIC_URL must be an absolute http(s) address",
     validation: (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
