@@ -4,7 +4,8 @@ import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import { type ConfigError, Context, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import { DatabaseConfig, type PoolSettings } from "./config.js"
-import { type EmbeddedDatabaseError, startEmbedded } from "./embedded.js"
+import { startEmbedded } from "./embedded.js"
+import type { EmbeddedDatabaseError } from "./embedded-error.js"
 import { watchdogSocket } from "./socket-watchdog.js"
 
 // Past the statement timeout the server has answered (its own cancellation

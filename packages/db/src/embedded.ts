@@ -2,14 +2,11 @@ import { mkdir } from "node:fs/promises"
 import { resolve } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
-import { Data, Effect, Redacted, type Scope } from "effect"
+import { Effect, Redacted, type Scope } from "effect"
+import { lockDataDir } from "./data-dir-lock.js"
+import { EmbeddedDatabaseError } from "./embedded-error.js"
 
 export const IN_MEMORY = "memory://"
-
-export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{
-  readonly message: string
-  readonly cause: unknown
-}> {}
 
 export interface EmbeddedDatabase {
   /** A postgres:// URL to the socket server, for the same PgClient as a real server. */
@@ -30,14 +27,17 @@ export interface EmbeddedOptions {
 const attempt = <A>(message: string, run: () => Promise<A>) =>
   Effect.tryPromise({ try: run, catch: (cause) => new EmbeddedDatabaseError({ message, cause }) })
 
-/** Opens PGlite in `dataDir` (creating its parents), closed with the scope. */
+/** Opens PGlite in `dataDir`, creating its parents and claiming it for this process; closed with the scope. */
 export const openPGlite = (
   dataDir: string,
   image?: Blob
 ): Effect.Effect<PGlite, EmbeddedDatabaseError, Scope.Scope> =>
   Effect.gen(function*() {
-    // PGlite creates the directory itself but not its parents.
-    if (dataDir !== IN_MEMORY) yield* attempt(`Cannot create ${dataDir}`, () => mkdir(dataDir, { recursive: true }))
+    if (dataDir !== IN_MEMORY) {
+      // PGlite creates the directory itself but not its parents.
+      yield* attempt(`Cannot create ${dataDir}`, () => mkdir(dataDir, { recursive: true }))
+      yield* lockDataDir(dataDir)
+    }
     return yield* Effect.acquireRelease(
       attempt(`Cannot open PGlite in ${dataDir}`, () => PGlite.create(dataDir, image ? { loadDataDir: image } : {})),
       (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import type { PGlite } from "@electric-sql/pglite"
 import { Effect, type Scope } from "effect"
-import { type EmbeddedDatabaseError, IN_MEMORY, openPGlite } from "./embedded.js"
+import { IN_MEMORY, openPGlite } from "./embedded.js"
+import type { EmbeddedDatabaseError } from "./embedded-error.js"
 
 // The image belongs to one PGlite build; its wasm file's size and mtime name it.
 const imagePath = Effect.promise(async () => {

@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises"
+import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect } from "effect"
+import { Context, Effect, Either } from "effect"
 import { DatabaseLive } from "../src/client.js"
+import { LOCK_FILE } from "../src/data-dir-lock.js"
 import { DatabaseHealth } from "../src/health.js"
 import { buildWithEnv } from "./support/with-env.js"
 
@@ -42,5 +43,19 @@ describe("embedded database (no DATABASE_URL)", () => {
 
       const rows = yield* withEmbedded(dataDir, (sql) => sql<{ readonly body: string }>`SELECT body FROM notes WHERE id = 1`)
       expect(rows).toEqual([{ body: "kept" }])
+    }))
+
+  it.scopedLive("refuses a DATA_DIR another live process holds, and takes over a stale lock", () =>
+    Effect.gen(function*() {
+      const dataDir = yield* temporaryDirectory
+      // The parent of this process stands in for a server holding the directory.
+      yield* Effect.promise(() => writeFile(join(dataDir, LOCK_FILE), String(process.ppid)))
+      const refused = yield* Effect.either(withEmbedded(dataDir, (sql) => sql`SELECT 1`))
+      expect(Either.isLeft(refused) && refused.left._tag).toBe("EmbeddedDatabaseError")
+      expect(Either.isLeft(refused) && refused.left.message).toContain(`in use by process ${process.ppid}`)
+
+      // A pid that cannot be running: the lock is stale.
+      yield* Effect.promise(() => writeFile(join(dataDir, LOCK_FILE), "2147483647"))
+      expect(yield* withEmbedded(dataDir, (sql) => sql`SELECT 1 AS one`)).toEqual([{ one: 1 }])
     }))
 })
