@@ -25,10 +25,14 @@ const reshapeDecodeError = (response: HttpServerResponse.HttpServerResponse) => 
     return response
   }
   if (parsed._tag !== "HttpApiDecodeError") return response
-  const issues = (parsed.issues ?? []).map((issue) => ({
-    path: (issue.path ?? []).map(String).join("."),
-    message: issue.message ?? "is invalid"
-  }))
+  // A parameter that fails an optional schema yields a second, unhelpful
+  // issue ("Expected undefined"); one issue per parameter is enough.
+  const byPath = new Map<string, string>()
+  for (const issue of parsed.issues ?? []) {
+    const path = (issue.path ?? []).map(String).join(".")
+    if (!byPath.has(path)) byPath.set(path, issue.message ?? "is invalid")
+  }
+  const issues = [...byPath].map(([path, message]) => ({ path, message }))
   const first = issues[0]
   const message = first === undefined
     ? "The request is invalid"

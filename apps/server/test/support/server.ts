@@ -1,7 +1,7 @@
 import { createServer } from "node:http"
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest, HttpLayerRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Logger, LogLevel } from "effect"
 import { Api } from "@tks/api/api"
 import { FixtureImporter } from "@tks/core/fixtures/importer"
 import type { OrgFixtureInput } from "@tks/core/fixtures/schema"
@@ -19,7 +19,9 @@ export const TestServerLive = HttpLayerRouter.serve(HttpRoutes, { disableLogger:
   Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
   Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
   Layer.provideMerge(FetchHttpClient.layer),
-  Layer.provideMerge(TestDatabaseLive)
+  Layer.provideMerge(TestDatabaseLive),
+  // Keep test output to what matters: warnings and errors.
+  Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
 )
 
 export const baseUrl = HttpServer.HttpServer.pipe(
