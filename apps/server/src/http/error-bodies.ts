@@ -1,5 +1,5 @@
 import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Effect, Option } from "effect"
+import { Cause, Effect, Predicate } from "effect"
 
 /**
  * Every non-2xx answer has the JSON body `{code, message, ...}` (DESIGN 4).
@@ -43,17 +43,15 @@ const reshapeDecodeError = (response: HttpServerResponse.HttpServerResponse) => 
 const causeToResponse = (cause: Cause.Cause<unknown>) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const failure = Cause.failureOption(cause)
-    if (Option.isSome(failure)) {
-      const error = failure.value as { _tag?: string; reason?: string }
-      if (error._tag === "RouteNotFound") {
-        return json(404, "NotFound", "NOT_FOUND", `No route for ${request.method} ${request.url.split("?")[0]}`)
-      }
-      if (error._tag === "RequestError" && error.reason === "Decode") {
-        return json(400, "BadRequest", "MALFORMED_JSON", "The request body is not valid JSON")
-      }
-    }
     if (Cause.isInterruptedOnly(cause)) return HttpServerResponse.empty({ status: 499 })
+    // A body that does not parse reaches us as a defect, not a failure: look at both.
+    const error = Cause.squash(cause)
+    if (Predicate.isTagged(error, "RouteNotFound")) {
+      return json(404, "NotFound", "NOT_FOUND", `No route for ${request.method} ${request.url.split("?")[0]}`)
+    }
+    if (Predicate.isTagged(error, "RequestError") && Predicate.hasProperty(error, "reason") && error.reason === "Decode") {
+      return json(400, "BadRequest", "MALFORMED_JSON", "The request body is not valid JSON")
+    }
     yield* Effect.logError("unhandled failure", cause)
     return json(500, "InternalServerError", "INTERNAL_ERROR", "Something went wrong on our side")
   })
