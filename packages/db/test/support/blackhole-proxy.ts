@@ -10,7 +10,16 @@ export interface BlackholeProxy {
    * held. That is a network that loses packets without resetting anything.
    */
   readonly blackhole: Effect.Effect<void>
-  /** New connections are forwarded again; connections silenced before stay dead. */
+  /**
+   * From now on refuse: open connections are closed and the port stops
+   * listening, so connection attempts fail at once (ECONNREFUSED). That is a
+   * database server that was stopped.
+   */
+  readonly refuse: Effect.Effect<void>
+  /**
+   * New connections are forwarded again (on the same port after `refuse`);
+   * connections silenced before stay dead.
+   */
   readonly restore: Effect.Effect<void>
 }
 
@@ -20,7 +29,7 @@ interface Pair {
   silent: boolean
 }
 
-/** A TCP proxy on 127.0.0.1 in front of `target`'s host and port. */
+/** A TCP proxy on 127.0.0.1 in front of `target`'s host and port that can black-hole or refuse. */
 export const startBlackholeProxy = (target: Redacted.Redacted): Effect.Effect<BlackholeProxy, never, Scope.Scope> =>
   Effect.gen(function*() {
     const targetUrl = new URL(Redacted.value(target))
@@ -48,6 +57,13 @@ export const startBlackholeProxy = (target: Redacted.Redacted): Effect.Effect<Bl
       })
     })
 
+    const dropAll = () => {
+      for (const pair of pairs) {
+        pair.client.destroy()
+        pair.upstream?.destroy()
+      }
+    }
+
     const port = yield* Effect.acquireRelease(
       Effect.async<number>((resume) => {
         server.listen(0, "127.0.0.1", () => {
@@ -57,10 +73,8 @@ export const startBlackholeProxy = (target: Redacted.Redacted): Effect.Effect<Bl
       }),
       () =>
         Effect.async<void>((resume) => {
-          for (const pair of pairs) {
-            pair.client.destroy()
-            pair.upstream?.destroy()
-          }
+          dropAll()
+          // Called with an error when `refuse` already closed it; fine either way.
           server.close(() => resume(Effect.void))
         })
     )
@@ -74,8 +88,22 @@ export const startBlackholeProxy = (target: Redacted.Redacted): Effect.Effect<Bl
         holing = true
         for (const pair of pairs) pair.silent = true
       }),
-      restore: Effect.sync(() => {
+      refuse: Effect.async<void>((resume) => {
         holing = false
+        if (!server.listening) return resume(Effect.void)
+        // Stop listening first, so nothing new slips in while the open ones close.
+        server.close(() => resume(Effect.void))
+        dropAll()
+      }),
+      restore: Effect.async<void>((resume) => {
+        holing = false
+        if (server.listening) return resume(Effect.void)
+        const failed = (error: Error) => resume(Effect.die(error))
+        server.once("error", failed)
+        server.listen(port, "127.0.0.1", () => {
+          server.off("error", failed)
+          resume(Effect.void)
+        })
       })
     }
   })
