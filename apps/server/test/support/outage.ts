@@ -1,0 +1,61 @@
+import { createServer } from "node:http"
+import { Reactivity } from "@effect/experimental"
+import { FetchHttpClient, HttpLayerRouter } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Context, Duration, Effect, Layer, Logger, LogLevel } from "effect"
+import { FixtureImporter } from "@tks/core/fixtures/importer"
+import { CoreLive } from "@tks/core/live"
+import { clientContext, embeddedConnectionLimit, makePgClient } from "@tks/db/client"
+import type { PoolSettings } from "@tks/db/config"
+import { DatabaseHealth } from "@tks/db/health"
+import { runMigrations } from "@tks/db/migrate"
+import { provisionTestDatabase, TEST_POOL } from "@tks/db/test-database"
+// The db package's own recovery test uses this proxy; one copy for both.
+import { type BlackholeProxy, startBlackholeProxy } from "../../../../packages/db/test/support/blackhole-proxy.js"
+import { HttpRoutes } from "../../src/http/routes.js"
+
+/**
+ * Production-like pool settings (DESIGN pitfall 14), with 1 s connect and
+ * statement timeouts so an outage test is quick. The TTL stays at five
+ * minutes: recovery must not wait for it.
+ */
+export const OUTAGE_POOL: PoolSettings = {
+  poolMax: 4,
+  connectTimeout: Duration.seconds(1),
+  idleTimeout: Duration.seconds(30),
+  connectionTTL: Duration.minutes(5),
+  statementTimeout: Duration.seconds(1)
+}
+
+/** The TCP proxy between the server's pool and its database. */
+export class DatabaseProxy extends Context.Tag("test/DatabaseProxy")<DatabaseProxy, BlackholeProxy>() {}
+
+// A fresh database, migrated over a direct connection; the server's pool
+// reaches it only through the proxy.
+const DatabaseThroughProxy = Layer.scopedContext(
+  Effect.gen(function*() {
+    // The pool, the short-lived migration client, and sockets still closing.
+    const url = yield* provisionTestDatabase(embeddedConnectionLimit(OUTAGE_POOL.poolMax) + 2)
+    yield* makePgClient(url, { ...TEST_POOL, poolMax: 1 }).pipe(
+      Effect.flatMap((client) => runMigrations().pipe(Effect.provide(clientContext(client)))),
+      Effect.scoped
+    )
+    const proxy = yield* startBlackholeProxy(url)
+    const client = yield* makePgClient(proxy.url, OUTAGE_POOL)
+    return clientContext(client).pipe(Context.add(DatabaseProxy, proxy))
+  })
+).pipe(Layer.provide(Reactivity.layer))
+
+/**
+ * The real server as in ./server.ts (every route, the real middleware, on a
+ * free loopback port), whose one pool reaches a fresh, migrated test database
+ * through a proxy the test can black-hole, close and restore.
+ */
+export const OutageServerLive = HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
+  Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
+  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+  Layer.provideMerge(FetchHttpClient.layer),
+  Layer.provideMerge(DatabaseThroughProxy),
+  // The outage's "database unavailable" warnings are expected; errors still show.
+  Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
+)
