@@ -18,7 +18,7 @@ export const HealthRoutes = HttpLayerRouter.use((router) =>
           up
             ? HttpServerResponse.unsafeJson({ status: "ready" })
             : HttpServerResponse.unsafeJson(
-              { code: "SERVICE_UNAVAILABLE", message: "The database is not reachable" },
+              { _tag: "ServiceUnavailable", code: "SERVICE_UNAVAILABLE", message: "The database is not reachable" },
               { status: 503 }
             )
         )
