@@ -24,9 +24,11 @@ const main = Effect.gen(function*() {
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
     Layer.provideMerge(Database)
   )
+  // The listener opens only once every service is built: a request that
+  // arrived before the router was attached would hang, not wait.
   const Server = HttpLayerRouter.serve(HttpRoutes, { disableListenLog: true }).pipe(
-    Layer.provideMerge(Services),
-    Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+    Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+    Layer.provideMerge(Services)
   )
   return yield* Effect.gen(function*() {
     const tokens = yield* DemoTokens
