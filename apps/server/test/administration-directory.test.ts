@@ -1,7 +1,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { OrgFixtureInput } from "@tks/core/fixtures/schema"
-import { badTokens, type CallerKind, withCallerMatrix } from "./support/callers.js"
+import { badTokens, type CallerKind, callerMatrixOnce } from "./support/callers.js"
 import { clientFor, importFixture, raw, TestServerLive } from "./support/server.js"
 
 const at = (day: number, hour = 9) => `2026-06-${String(day).padStart(2, "0")}T${String(hour).padStart(2, "0")}:00:00.000Z`
@@ -38,11 +38,7 @@ const fixture: OrgFixtureInput = {
   }
 }
 
-type Matrix = Effect.Effect.Success<ReturnType<typeof withCallerMatrix>>
-let matrix: Matrix | undefined
-const setup = Effect.suspend(() =>
-  matrix !== undefined ? Effect.succeed(matrix) : withCallerMatrix(fixture).pipe(Effect.tap((m) => Effect.sync(() => (matrix = m))))
-)
+const setup = callerMatrixOnce(fixture)
 
 /** An organization of its own with one admin token and this directory connection. */
 const orgWithConnection = (name: string, plan: "starter" | "pro" | "enterprise", connection: NonNullable<OrgFixtureInput["directory"]>["connection"]) =>

@@ -1,7 +1,8 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { OrgFixtureInput } from "@tks/core/fixtures/schema"
-import { badTokens, type CallerKind, withCallerMatrix } from "./support/callers.js"
+import { badTokens, type CallerKind, callerMatrixOnce } from "./support/callers.js"
+import { tamperCursor } from "./support/cursors.js"
 import { clientFor, importFixture, raw, TestServerLive } from "./support/server.js"
 
 const dayMs = 86_400_000
@@ -22,17 +23,8 @@ const fixture: OrgFixtureInput = {
   orgChartVerification: { lastVerifiedAt: verifiedAt, verifiedBy: "owner", intervalDays: 90 }
 }
 
-type Matrix = Effect.Effect.Success<ReturnType<typeof withCallerMatrix>>
-let matrix: Matrix | undefined
-const setup = Effect.suspend(() =>
-  matrix !== undefined ? Effect.succeed(matrix) : withCallerMatrix(fixture).pipe(Effect.tap((m) => Effect.sync(() => (matrix = m))))
-)
+const setup = callerMatrixOnce(fixture)
 
-const tamper = (cursor: string) => {
-  const [payload, signature] = cursor.split(".")
-  const key = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as Array<string>
-  return `${Buffer.from(JSON.stringify([key[0], `${key[1]}0`])).toString("base64url")}.${signature}`
-}
 
 const organizationUpdaters: ReadonlyArray<CallerKind> = ["owner", "admin", "billingAdmin"]
 const refusedFindings: ReadonlyArray<CallerKind> = ["viewer", "teamAdmin", "external"]
@@ -119,7 +111,7 @@ layer(TestServerLive, { excludeTestServices: true })("administration reads: find
         const { tokens } = yield* setup
         const first = yield* (yield* clientFor(tokens.admin)).administration.findings({ urlParams: { limit: 2 } })
         const cases: ReadonlyArray<readonly [string, string, string]> = [
-          ["tampered", tokens.admin, tamper(first.nextCursor!)],
+          ["tampered", tokens.admin, tamperCursor(first.nextCursor!)],
           ["made up", tokens.admin, "eyJ4Ijp0cnVlfQ.c2lnbmF0dXJl"],
           ["another organization", tokens.otherOrgAdmin, first.nextCursor!]
         ]

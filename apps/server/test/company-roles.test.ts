@@ -2,7 +2,8 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { OrgFixtureInput } from "@tks/core/fixtures/schema"
 import type { DutyRow } from "@tks/domain/duty"
-import { badTokens, type CallerKind, withCallerMatrix } from "./support/callers.js"
+import { badTokens, type CallerKind, callerMatrixOnce } from "./support/callers.js"
+import { tamperCursor } from "./support/cursors.js"
 import { clientFor, raw, TestServerLive } from "./support/server.js"
 
 const fixture: OrgFixtureInput = {
@@ -104,24 +105,13 @@ const fixture: OrgFixtureInput = {
   ]
 }
 
-type Matrix = Effect.Effect.Success<ReturnType<typeof withCallerMatrix>>
-let matrix: Matrix | undefined
-const setup = Effect.suspend(() =>
-  matrix !== undefined ? Effect.succeed(matrix) : withCallerMatrix(fixture).pipe(Effect.tap((m) => Effect.sync(() => (matrix = m))))
-)
+const setup = callerMatrixOnce(fixture)
 
 const readers: ReadonlyArray<CallerKind> = ["owner", "admin", "billingAdmin", "viewer", "teamAdmin"]
 const admins: ReadonlyArray<CallerKind> = ["owner", "admin", "billingAdmin"]
 const allRoleNames = ["100% Sure_Thing", "Beta", "beta tester", "Engineer", "Site Reliability"]
 const isoMs = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-/** The same cursor with its payload changed and the old signature kept. */
-const tamper = (cursor: string) => {
-  const [payload, signature] = cursor.split(".")
-  const key = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as Array<unknown>
-  key[key.length - 1] = `${String(key[key.length - 1])}x`
-  return `${Buffer.from(JSON.stringify(key)).toString("base64url")}.${signature}`
-}
 
 const expectStatus = (response: { status: number; json: any }, status: number, code: string, label: string) => {
   expect(response.status, label).toBe(status)
@@ -265,7 +255,7 @@ layer(TestServerLive, { excludeTestServices: true })("company roles over HTTP (S
         const first = yield* (yield* clientFor(tokens.admin)).companyRoles.list({ urlParams: { limit: 1 } })
         const cursor = first.nextCursor!
         const cases: ReadonlyArray<readonly [string, string, string]> = [
-          ["tampered", tokens.admin, `cursor=${encodeURIComponent(tamper(cursor))}`],
+          ["tampered", tokens.admin, `cursor=${encodeURIComponent(tamperCursor(cursor))}`],
           ["made up", tokens.admin, "cursor=not-a-cursor"],
           ["another query", tokens.admin, `cursor=${encodeURIComponent(cursor)}&query=e`],
           ["another organization", tokens.otherOrgAdmin, `cursor=${encodeURIComponent(cursor)}`]
@@ -442,7 +432,7 @@ layer(TestServerLive, { excludeTestServices: true })("company roles over HTTP (S
         const first = yield* (yield* clientFor(tokens.admin)).companyRoles.duties({ path: { id: eng }, urlParams: { limit: 2 } })
         const cursor = encodeURIComponent(first.nextCursor!)
         const cases: ReadonlyArray<readonly [string, string, string]> = [
-          ["tampered", tokens.admin, `/v1/company-roles/${eng}/duties?cursor=${encodeURIComponent(tamper(first.nextCursor!))}`],
+          ["tampered", tokens.admin, `/v1/company-roles/${eng}/duties?cursor=${encodeURIComponent(tamperCursor(first.nextCursor!))}`],
           ["made up", tokens.admin, `/v1/company-roles/${eng}/duties?cursor=abc.def`],
           ["another entityType", tokens.admin, `/v1/company-roles/${eng}/duties?cursor=${cursor}&entityType=TOPIC`],
           ["another caller", tokens.owner, `/v1/company-roles/${eng}/duties?cursor=${cursor}`],

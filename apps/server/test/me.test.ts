@@ -1,7 +1,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { OrgFixtureInput } from "@tks/core/fixtures/schema"
-import { badTokens, withCallerMatrix } from "./support/callers.js"
+import { badTokens, callerMatrixOnce } from "./support/callers.js"
 import { clientFor, raw, TestServerLive } from "./support/server.js"
 
 const fixture: OrgFixtureInput = {
@@ -14,12 +14,7 @@ const fixture: OrgFixtureInput = {
   teams: [{ key: "alpha", name: "alpha squad", members: [{ person: "teamAdmin", role: "team-viewer" }, { person: "scoped" }] }]
 }
 
-type Matrix = Effect.Effect.Success<ReturnType<typeof withCallerMatrix>>
-let matrix: Matrix | undefined
-/** The fixture is imported once per file (each file has its own database). */
-const setup = Effect.suspend(() =>
-  matrix !== undefined ? Effect.succeed(matrix) : withCallerMatrix(fixture).pipe(Effect.tap((m) => Effect.sync(() => (matrix = m))))
-)
+const setup = callerMatrixOnce(fixture)
 
 layer(TestServerLive, { excludeTestServices: true })("GET /v1/me", (it) => {
   describe("each caller kind sees themself", () => {

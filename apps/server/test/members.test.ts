@@ -1,7 +1,8 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { OrgFixtureInput } from "@tks/core/fixtures/schema"
-import { badTokens, withCallerMatrix } from "./support/callers.js"
+import { badTokens, callerMatrixOnce } from "./support/callers.js"
+import { tamperCursor } from "./support/cursors.js"
 import { clientFor, importFixture, raw, TestServerLive } from "./support/server.js"
 
 const fixture: OrgFixtureInput = {
@@ -45,17 +46,8 @@ const activeNames = [
 ]
 const adminOnlyFields = ["phone", "directoryManaged", "deactivatedAt", "reportsTo"]
 
-type Matrix = Effect.Effect.Success<ReturnType<typeof withCallerMatrix>>
-let matrix: Matrix | undefined
-const setup = Effect.suspend(() =>
-  matrix !== undefined ? Effect.succeed(matrix) : withCallerMatrix(fixture).pipe(Effect.tap((m) => Effect.sync(() => (matrix = m))))
-)
+const setup = callerMatrixOnce(fixture)
 
-const tamper = (cursor: string) => {
-  const [payload, signature] = cursor.split(".")
-  const key = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as Array<string>
-  return `${Buffer.from(JSON.stringify([key[0], `${key[1]}x`])).toString("base64url")}.${signature}`
-}
 
 /** Walks a listing through raw calls; returns every row and the totals seen. */
 const walk = (path: string, token: string, limit: number) =>
@@ -251,7 +243,7 @@ layer(TestServerLive, { excludeTestServices: true })("members (SPEC 4.3, 2.5)", 
         const first = yield* raw("GET", "/v1/members?limit=1", { token: tokens.admin })
         const cursor = encodeURIComponent(first.json.nextCursor)
         const cases: ReadonlyArray<readonly [string, string, string]> = [
-          ["tampered", tokens.admin, `/v1/members?cursor=${encodeURIComponent(tamper(first.json.nextCursor))}`],
+          ["tampered", tokens.admin, `/v1/members?cursor=${encodeURIComponent(tamperCursor(first.json.nextCursor))}`],
           ["made up", tokens.admin, "/v1/members?cursor=nope"],
           ["other status", tokens.admin, `/v1/members?status=all&cursor=${cursor}`],
           ["other query", tokens.admin, `/v1/members?query=a&cursor=${cursor}`],
@@ -345,7 +337,7 @@ layer(TestServerLive, { excludeTestServices: true })("members (SPEC 4.3, 2.5)", 
         expect(pages).toBe(3)
         const first = yield* raw("GET", "/v1/invitations?limit=1", { token: tokens.owner })
         const members = yield* raw("GET", "/v1/members?limit=1", { token: tokens.owner })
-        for (const cursor of [tamper(first.json.nextCursor), members.json.nextCursor]) {
+        for (const cursor of [tamperCursor(first.json.nextCursor), members.json.nextCursor]) {
           expectError(yield* raw("GET", `/v1/invitations?cursor=${encodeURIComponent(cursor)}`, { token: tokens.owner }), 400, "INVALID_CURSOR")
         }
         expectError(
@@ -403,7 +395,7 @@ layer(TestServerLive, { excludeTestServices: true })("members (SPEC 4.3, 2.5)", 
         expect([...totals]).toEqual([activeNames.length + 1])
         const first = yield* raw("GET", "/v1/reporting-lines?limit=1", { token: tokens.admin })
         for (const path of [
-          `/v1/reporting-lines?cursor=${encodeURIComponent(tamper(first.json.nextCursor))}`,
+          `/v1/reporting-lines?cursor=${encodeURIComponent(tamperCursor(first.json.nextCursor))}`,
           `/v1/reporting-lines?noManager=true&cursor=${encodeURIComponent(first.json.nextCursor)}`,
           `/v1/members?cursor=${encodeURIComponent(first.json.nextCursor)}`
         ]) {

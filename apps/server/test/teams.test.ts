@@ -1,7 +1,8 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { OrgFixtureInput } from "@tks/core/fixtures/schema"
-import { badTokens, withCallerMatrix } from "./support/callers.js"
+import { badTokens, callerMatrixOnce } from "./support/callers.js"
+import { tamperCursor } from "./support/cursors.js"
 import { clientFor, importFixture, raw, TestServerLive } from "./support/server.js"
 
 const fixture: OrgFixtureInput = {
@@ -20,19 +21,8 @@ const fixture: OrgFixtureInput = {
   ]
 }
 
-type Matrix = Effect.Effect.Success<ReturnType<typeof withCallerMatrix>>
-let matrix: Matrix | undefined
-const setup = Effect.suspend(() =>
-  matrix !== undefined ? Effect.succeed(matrix) : withCallerMatrix(fixture).pipe(Effect.tap((m) => Effect.sync(() => (matrix = m))))
-)
+const setup = callerMatrixOnce(fixture)
 
-/** The same cursor with its payload changed and the old signature kept. */
-const tamper = (cursor: string) => {
-  const [payload, signature] = cursor.split(".")
-  const key = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as Array<string>
-  const forged = Buffer.from(JSON.stringify([key[0], `${key[1]}x`])).toString("base64url")
-  return `${forged}.${signature}`
-}
 
 const walkTeams = (token: string, limit: number) =>
   Effect.gen(function*() {
@@ -143,7 +133,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/teams", (it) => {
         const adminPage = yield* (yield* clientFor(tokens.admin)).teams.list({ urlParams: { limit: 1 } })
         const viewerPage = yield* (yield* clientFor(tokens.viewer)).teams.list({ urlParams: { limit: 1 } })
         const cases: ReadonlyArray<readonly [string, string, string]> = [
-          ["tampered", tokens.admin, tamper(adminPage.nextCursor!)],
+          ["tampered", tokens.admin, tamperCursor(adminPage.nextCursor!)],
           ["made up", tokens.admin, "not-a-cursor"],
           ["empty payload", tokens.admin, "."],
           ["viewer's cursor used by an admin", tokens.admin, viewerPage.nextCursor!],

@@ -80,3 +80,13 @@ export const withCallerMatrix = (fixture: OrgFixtureInput) =>
     }
     return { result, other, tokens }
   })
+
+/** `withCallerMatrix(fixture)`, imported once per test file (each file has its own database) and shared by its tests. */
+export const callerMatrixOnce = (fixture: OrgFixtureInput) => {
+  let imported: Effect.Effect.Success<ReturnType<typeof withCallerMatrix>> | undefined
+  return Effect.suspend(() =>
+    imported !== undefined
+      ? Effect.succeed(imported)
+      : withCallerMatrix(fixture).pipe(Effect.tap((matrix) => Effect.sync(() => (imported = matrix))))
+  )
+}
