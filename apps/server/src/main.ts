@@ -6,6 +6,7 @@ import { FixtureImporter } from "@tks/core/fixtures/importer"
 import { CoreLive } from "@tks/core/live"
 import { DatabaseLive } from "@tks/db/client"
 import { DatabaseHealth } from "@tks/db/health"
+import { EmbeddedMaintenanceLive } from "@tks/db/maintenance"
 import { MigrationsLive } from "@tks/db/migrate"
 import { ServerConfig } from "./config.js"
 import { HttpRoutes } from "./http/routes.js"
@@ -19,7 +20,7 @@ const main = Effect.gen(function*() {
   const config = yield* ServerConfig
   // Migrations run before any service touches the database.
   const Database = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
-  const Services = DemoSeedLive(config.seedDemo).pipe(
+  const Services = Layer.merge(DemoSeedLive(config.seedDemo), EmbeddedMaintenanceLive).pipe(
     Layer.provide(NodeContext.layer),
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
     Layer.provideMerge(Database)
