@@ -275,12 +275,11 @@ const program = Effect.gen(function*() {
     const analyzeStart = performance.now()
     yield* sql.unsafe("ANALYZE")
     const analyzeMs = performance.now() - analyzeStart
-    console.log(`\nright after the import the tables have no planner statistics (PGlite never gathers them; PostgreSQL's`)
-    console.log(`autovacuum does, when on). Page 1 then (one cold request each):`)
+    console.log(`\nright after the import (the importer analyzes the tables it wrote), page 1, one cold request each:`)
     console.log(fresh.map(([label, value]) => `  ${label.padEnd(14)} ${ms(value).padStart(9)} ms`).join("\n"))
     console.log(`ANALYZE:  ${ms(analyzeMs)} ms; every number below is after it (--no-analyze to skip it)`)
   } else {
-    console.log(`\n--no-analyze: no ANALYZE, so the planner has no statistics on the imported tables (as right after an import)`)
+    console.log(`\n--no-analyze: no extra ANALYZE; the statistics are those the importer gathered`)
   }
 
   // 2b. Walks
