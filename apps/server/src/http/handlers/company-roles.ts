@@ -1,21 +1,14 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
-import { CurrentActor } from "@tks/domain/actor"
 import { CompanyRoles } from "@tks/core/company-roles/service"
-import { withInfrastructureErrors } from "../infrastructure-errors.js"
+import { asCaller } from "../as-caller.js"
 
 export const CompanyRolesHandlers = HttpApiBuilder.group(Api, "companyRoles", (handlers) =>
   Effect.gen(function*() {
     const roles = yield* CompanyRoles
     return handlers
-      .handle("list", ({ urlParams }) =>
-        CurrentActor.pipe(Effect.flatMap((actor) => roles.list(actor, urlParams)), withInfrastructureErrors))
-      .handle("get", ({ path }) =>
-        CurrentActor.pipe(Effect.flatMap((actor) => roles.get(actor, path.id)), withInfrastructureErrors))
-      .handle("duties", ({ path, urlParams }) =>
-        CurrentActor.pipe(
-          Effect.flatMap((actor) => roles.listDuties(actor, path.id, urlParams)),
-          withInfrastructureErrors
-        ))
+      .handle("list", ({ urlParams }) => asCaller((actor) => roles.list(actor, urlParams)))
+      .handle("get", ({ path }) => asCaller((actor) => roles.get(actor, path.id)))
+      .handle("duties", ({ path, urlParams }) => asCaller((actor) => roles.listDuties(actor, path.id, urlParams)))
   }))
