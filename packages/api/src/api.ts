@@ -1,6 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { BadRequest, ServiceUnavailable } from "@tks/domain/errors"
-import { Authentication } from "./authentication.js"
 import { AdministrationGroup } from "./groups/administration.js"
 import { CompanyRolesGroup } from "./groups/company-roles.js"
 import { MeGroup } from "./groups/me.js"
@@ -19,7 +18,6 @@ export class Api extends HttpApi.make("tks")
   .add(AdministrationGroup)
   .addError(BadRequest)
   .addError(ServiceUnavailable)
-  .middleware(Authentication)
   .prefix("/v1")
   .annotateContext(
     OpenApi.annotations({

@@ -4,6 +4,7 @@ import { DirectoryEvent, DirectoryOutcome, DirectorySync, Finding, OrgChartVerif
 import { Forbidden } from "@tks/domain/errors"
 import { Page } from "@tks/domain/pagination"
 import { PageParams } from "../params.js"
+import { Authentication } from "../authentication.js"
 
 /** SPEC 4.8: administration reads. */
 export class AdministrationGroup extends HttpApiGroup.make("administration")
@@ -36,4 +37,5 @@ export class AdministrationGroup extends HttpApiGroup.make("administration")
       .addError(Forbidden)
       .annotate(OpenApi.Summary, "List directory-sync events")
       .annotate(OpenApi.Description, "Directory events, newest first. An unreadable cursor is 400. Needs organization.update.")
-  ) {}
+  )
+  .middleware(Authentication) {}

@@ -5,6 +5,7 @@ import { DutyRow, EntityType } from "@tks/domain/duty"
 import { Forbidden, NotFound } from "@tks/domain/errors"
 import { Page } from "@tks/domain/pagination"
 import { IdPath, PageParams } from "../params.js"
+import { Authentication } from "../authentication.js"
 
 /** SPEC 4.2: company roles, their curriculum, members and duties. */
 export class CompanyRolesGroup extends HttpApiGroup.make("companyRoles")
@@ -43,4 +44,5 @@ export class CompanyRolesGroup extends HttpApiGroup.make("companyRoles")
         OpenApi.Description,
         "Duty rows ordered by entity type (TOPIC, ITEM, SPACE, CATEGORY) then name, only for entities the caller can read. A duty on a topic reaches every item on it; a duty on a space or category expands to one row per descendant, each with inheritedFrom."
       )
-  ) {}
+  )
+  .middleware(Authentication) {}

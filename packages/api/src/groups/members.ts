@@ -4,6 +4,7 @@ import { Forbidden, NotFound } from "@tks/domain/errors"
 import { Invitation, Member, MemberStatusFilter, ReportingLine } from "@tks/domain/member"
 import { BooleanFromQuery, CountedPage, Page } from "@tks/domain/pagination"
 import { IdPath, PageParams } from "../params.js"
+import { Authentication } from "../authentication.js"
 
 const statusParam = Schema.optional(
   MemberStatusFilter.annotations({ description: "active (default), deactivated or all" })
@@ -63,4 +64,5 @@ export class MembersGroup extends HttpApiGroup.make("members")
       .addError(Forbidden)
       .annotate(OpenApi.Summary, "List reporting lines")
       .annotate(OpenApi.Description, "Each person's manager, ordered by name, with total. Organization admins only.")
-  ) {}
+  )
+  .middleware(Authentication) {}
