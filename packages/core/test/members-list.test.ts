@@ -6,7 +6,7 @@ import type { OrgRole } from "@tks/domain/roles"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { FixtureImporter } from "../src/fixtures/importer.js"
 import type { OrgFixtureInput } from "../src/fixtures/schema.js"
-import { containsPattern } from "../src/members/repo.js"
+import { containsPattern } from "../src/shared/text-search.js"
 import { type MemberListParams, Members } from "../src/members/service.js"
 
 const TestLayer = Layer.mergeAll(FixtureImporter.Default, Members.Default).pipe(Layer.provideMerge(TestDatabaseLive))

@@ -16,6 +16,7 @@ import { Cursors, pageOf } from "../shared/cursors.js"
 import { iso, isoOrNull } from "../shared/time.js"
 import { AdministrationRepo, type DirectoryConnectionRow, type NewestKey } from "./repo.js"
 import { directoryTokenActive } from "./rules.js"
+import type { PageParams } from "../shared/page-params.js"
 
 /** The default re-verification interval (SPEC 2.12) when no record exists yet. */
 const defaultIntervalDays = 90
@@ -28,11 +29,6 @@ const NewestKeySchema: Schema.Schema<NewestKey, readonly [string, string]> = Sch
   ),
   Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
 )
-
-interface PageParams {
-  readonly cursor?: string | undefined
-  readonly limit?: number | undefined
-}
 
 const requirePermission = (actor: Actor, permission: Permission, what: string) =>
   hasPermission(actor.role, permission)

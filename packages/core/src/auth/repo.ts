@@ -16,6 +16,11 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
+    /** A person's team memberships as `[{teamId, role}]`, for the permission checks. */
+    const teamsOf = (orgColumn: string, userColumn: string) =>
+      sql`COALESCE((SELECT json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role))
+                      FROM team_members tm WHERE tm.org_id = ${sql(orgColumn)} AND tm.user_id = ${sql(userColumn)}), '[]')`
+
     /**
      * The token's owner as they are now: one round trip that also reads the
      * person's team memberships. Only live tokens of active people match.
@@ -24,8 +29,7 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
       sql<TokenOwnerRow>`
         SELECT t.id AS token_id, t.org_id, t.user_id, u.org_role, t.scopes,
           (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS last_used_stale,
-          COALESCE((SELECT json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role))
-                      FROM team_members tm WHERE tm.org_id = t.org_id AND tm.user_id = t.user_id), '[]') AS teams
+          ${teamsOf("t.org_id", "t.user_id")} AS teams
         FROM access_tokens t
         JOIN users u ON u.org_id = t.org_id AND u.id = t.user_id
         WHERE t.token_hash = ${tokenHash}
@@ -59,8 +63,7 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
     const findPerson = (orgId: string, userId: string) =>
       sql<{ org_role: OrgRole; status: string; teams: ReadonlyArray<{ teamId: string; role: TeamRole }> }>`
         SELECT u.org_role, u.status,
-          COALESCE((SELECT json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role))
-                      FROM team_members tm WHERE tm.org_id = u.org_id AND tm.user_id = u.id), '[]') AS teams
+          ${teamsOf("u.org_id", "u.id")} AS teams
         FROM users u WHERE u.org_id = ${orgId} AND u.id = ${userId}`.pipe(Effect.map((rows) => rows[0]))
 
     return { findLiveToken, touch, insert, revoke, findPerson } as const

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import type { CurriculumEntry } from "@tks/domain/company-role"
 import type { EntityRef } from "@tks/domain/common"
 import { lessonReadable, type Reader, topicVisible } from "../knowledge/access.js"
+import { containsPattern } from "../shared/text-search.js"
 
 export interface CompanyRoleRow {
   readonly id: string
@@ -20,8 +21,6 @@ export interface CompanyRoleDetailRow extends CompanyRoleRow {
   readonly members: ReadonlyArray<EntityRef>
 }
 
-/** `%` and `_` match themselves; `\` is the escape character. */
-const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `\\${char}`)
 
 export class CompanyRolesRepo extends Effect.Service<CompanyRolesRepo>()("@tks/core/CompanyRolesRepo", {
   effect: Effect.gen(function*() {
@@ -42,7 +41,7 @@ export class CompanyRolesRepo extends Effect.Service<CompanyRolesRepo>()("@tks/c
         SELECT ${columns}
         FROM company_roles r
         WHERE r.org_id = ${input.orgId}
-          ${input.query === null ? sql`` : sql`AND r.sort_name LIKE ('%' || lower(${escapeLike(input.query)}) || '%') ESCAPE '\\'`}
+          ${input.query === null ? sql`` : sql`AND r.sort_name LIKE lower(${containsPattern(input.query)}) ESCAPE '\\'`}
           ${input.after === null ? sql`` : sql`AND (r.sort_name, r.id) > (${input.after[0]}, ${input.after[1]})`}
         ORDER BY r.sort_name, r.id
         LIMIT ${input.limit + 1}`

@@ -11,15 +11,11 @@ import { Links } from "../shared/links.js"
 import { iso } from "../shared/time.js"
 import { CompanyRoleDutiesRepo, type DutyEntryRow, keyOf } from "./duties-repo.js"
 import { type CompanyRoleRow, CompanyRolesRepo } from "./repo.js"
+import type { PageParams } from "../shared/page-params.js"
 
 const RoleKey = Schema.Tuple(Schema.String, Schema.String)
 const Ordinal = Schema.Int.pipe(Schema.between(0, 3))
 const DutyKey = Schema.Tuple(Ordinal, Schema.String, Schema.String, Ordinal, Schema.String, Schema.String)
-
-interface PageParams {
-  readonly cursor?: string | undefined
-  readonly limit?: number | undefined
-}
 
 const roleView = (row: CompanyRoleRow): CompanyRole => ({
   id: row.id,

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
 import { Effect } from "effect"
 import type { MemberStatus, OrgRole, TeamRole } from "@tks/domain/roles"
+import { containsPattern } from "../shared/text-search.js"
 
 /** The manager columns every member-like row carries (see `managerOf`). */
 export interface ManagerColumns {
@@ -59,8 +60,6 @@ export interface PeopleFilter {
   readonly noManager: boolean
 }
 
-/** `query` as a LIKE pattern matching it anywhere, with its own wildcards taken literally. */
-export const containsPattern = (query: string): string => `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 export class MembersRepo extends Effect.Service<MembersRepo>()("@tks/core/MembersRepo", {
   effect: Effect.gen(function*() {

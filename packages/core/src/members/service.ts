@@ -7,15 +7,11 @@ import { memberReach } from "@tks/domain/permissions"
 import { Cursors, pageOf } from "../shared/cursors.js"
 import { MembersRepo, type PeopleFilter } from "./repo.js"
 import { invitationView, memberView, reportingLineView } from "./views.js"
+import type { PageParams } from "../shared/page-params.js"
 
 const NameKey = Schema.Tuple(Schema.String, Schema.String)
 /** (created_at in microseconds since the epoch, id): digits only, so it casts to bigint safely. */
 const NewestKey = Schema.Tuple(Schema.String.pipe(Schema.pattern(/^-?\d{1,18}$/)), Schema.String)
-
-interface PageParams {
-  readonly cursor?: string | undefined
-  readonly limit?: number | undefined
-}
 
 export interface MemberListParams extends PageParams {
   readonly query?: string | undefined

@@ -4,6 +4,7 @@ import { defaultLimit } from "@tks/domain/pagination"
 import { isOrganizationAdmin } from "@tks/domain/permissions"
 import { Cursors, pageOf } from "../shared/cursors.js"
 import { TeamsRepo } from "./repo.js"
+import type { PageParams } from "../shared/page-params.js"
 
 const TeamKey = Schema.Tuple(Schema.String, Schema.String)
 
@@ -15,7 +16,7 @@ export class Teams extends Effect.Service<Teams>()("@tks/core/Teams", {
 
     const list = Effect.fn("Teams.list")(function*(
       actor: Actor,
-      params: { readonly cursor?: string | undefined; readonly limit?: number | undefined }
+      params: PageParams
     ) {
       const memberOf = isOrganizationAdmin(actor.role) ? null : actor.userId
       const listing = `teams:${actor.organizationId}:${memberOf ?? "*"}`
