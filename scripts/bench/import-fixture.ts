@@ -1,5 +1,5 @@
 import { categories } from "@tks/domain/knowledge"
-import type { OrgFixtureInput } from "@tks/core/fixtures/schema"
+import type { OrgFixtureInput } from "@tks/core/org-import/schema"
 
 type Element<K extends keyof OrgFixtureInput> = NonNullable<OrgFixtureInput[K]> extends ReadonlyArray<infer E> ? E : never
 type RoleMember = NonNullable<Element<"companyRoles">["members"]>[number]

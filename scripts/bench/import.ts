@@ -1,5 +1,5 @@
 import { Duration, Effect, Layer } from "effect"
-import { FixtureImporter } from "@tks/core/fixtures/importer"
+import { FixtureImporter } from "@tks/core/org-import/importer"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { largeFixture } from "./import-fixture.js"
 

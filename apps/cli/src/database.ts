@@ -1,6 +1,6 @@
 import { Layer } from "effect"
 import { Authenticator } from "@tks/core/auth/service"
-import { FixtureImporter } from "@tks/core/fixtures/importer"
+import { FixtureImporter } from "@tks/core/org-import/importer"
 import { DatabaseLive } from "@tks/db/client"
 import { MigrationsLive } from "@tks/db/migrate"
 

@@ -1,6 +1,6 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import type { OrgFixtureInput } from "@tks/core/fixtures/schema"
+import type { OrgFixtureInput } from "@tks/core/org-import/schema"
 import type { DutyRow } from "@tks/domain/duty"
 import { badTokens, type CallerKind, callerMatrixOnce } from "./support/callers.js"
 import { tamperCursor } from "./support/cursors.js"

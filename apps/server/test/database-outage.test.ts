@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
-import type { OrgFixtureInput } from "@tks/core/fixtures/schema"
+import type { OrgFixtureInput } from "@tks/core/org-import/schema"
 import { PING_TIMEOUT } from "@tks/db/health"
 import { DatabaseProxy, OUTAGE_POOL, OutageServerLive } from "./support/outage.js"
 import { importFixture, raw } from "./support/server.js"

@@ -1,6 +1,6 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import type { OrgFixtureInput } from "@tks/core/fixtures/schema"
+import type { OrgFixtureInput } from "@tks/core/org-import/schema"
 import { badTokens, callerMatrixOnce } from "./support/callers.js"
 import { tamperCursor } from "./support/cursors.js"
 import { clientFor, importFixture, raw, TestServerLive } from "./support/server.js"

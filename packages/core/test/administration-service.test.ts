@@ -5,8 +5,8 @@ import type { Actor } from "@tks/domain/actor"
 import type { OrgRole } from "@tks/domain/roles"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { Administration } from "../src/administration/service.js"
-import { FixtureImporter } from "../src/fixtures/importer.js"
-import type { OrgFixtureInput } from "../src/fixtures/schema.js"
+import { FixtureImporter } from "../src/org-import/importer.js"
+import type { OrgFixtureInput } from "../src/org-import/schema.js"
 
 const TestLayer = Layer.mergeAll(Administration.Default, FixtureImporter.Default).pipe(
   Layer.provideMerge(TestDatabaseLive)

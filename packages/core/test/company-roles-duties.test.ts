@@ -6,8 +6,8 @@ import type { DutyRow, EntityType, RaciRole } from "@tks/domain/duty"
 import type { OrgRole } from "@tks/domain/roles"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { CompanyRoles } from "../src/company-roles/service.js"
-import { FixtureImporter } from "../src/fixtures/importer.js"
-import type { ImportResult, OrgFixtureInput } from "../src/fixtures/schema.js"
+import { FixtureImporter } from "../src/org-import/importer.js"
+import type { ImportResult, OrgFixtureInput } from "../src/org-import/schema.js"
 import { Links } from "../src/shared/links.js"
 
 const TestLayer = Layer.mergeAll(FixtureImporter.Default, CompanyRoles.Default).pipe(Layer.provideMerge(TestDatabaseLive))

@@ -5,8 +5,8 @@ import type { CompanyRole } from "@tks/domain/company-role"
 import type { OrgRole } from "@tks/domain/roles"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { CompanyRoles } from "../src/company-roles/service.js"
-import { FixtureImporter } from "../src/fixtures/importer.js"
-import type { OrgFixtureInput } from "../src/fixtures/schema.js"
+import { FixtureImporter } from "../src/org-import/importer.js"
+import type { OrgFixtureInput } from "../src/org-import/schema.js"
 
 const TestLayer = Layer.mergeAll(FixtureImporter.Default, CompanyRoles.Default).pipe(Layer.provideMerge(TestDatabaseLive))
 

@@ -5,8 +5,8 @@ import type { Actor } from "@tks/domain/actor"
 import type { OrgRole, Visibility } from "@tks/domain/roles"
 import { canRead } from "@tks/domain/visibility"
 import { TestDatabaseLive } from "@tks/db/test-database"
-import { FixtureImporter } from "../src/fixtures/importer.js"
-import type { OrgFixtureInput } from "../src/fixtures/schema.js"
+import { FixtureImporter } from "../src/org-import/importer.js"
+import type { OrgFixtureInput } from "../src/org-import/schema.js"
 import {
   itemLive,
   itemVisible,

@@ -5,8 +5,8 @@ import type { Actor } from "@tks/domain/actor"
 import type { Invitation, ReportingLine } from "@tks/domain/member"
 import type { OrgRole } from "@tks/domain/roles"
 import { TestDatabaseLive } from "@tks/db/test-database"
-import { FixtureImporter } from "../src/fixtures/importer.js"
-import type { OrgFixtureInput } from "../src/fixtures/schema.js"
+import { FixtureImporter } from "../src/org-import/importer.js"
+import type { OrgFixtureInput } from "../src/org-import/schema.js"
 import { Members, type ReportingLineParams } from "../src/members/service.js"
 
 const TestLayer = Layer.mergeAll(FixtureImporter.Default, Members.Default).pipe(Layer.provideMerge(TestDatabaseLive))

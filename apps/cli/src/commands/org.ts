@@ -1,9 +1,9 @@
 import { Args, Command } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, JSONSchema } from "effect"
-import { FixtureInvalid } from "@tks/core/fixtures/errors"
-import { FixtureImporter } from "@tks/core/fixtures/importer"
-import { OrgFixture } from "@tks/core/fixtures/schema"
+import { FixtureInvalid } from "@tks/core/org-import/errors"
+import { FixtureImporter } from "@tks/core/org-import/importer"
+import { OrgFixture } from "@tks/core/org-import/schema"
 import { CliServices } from "../database.js"
 
 const readJson = (path: string) =>

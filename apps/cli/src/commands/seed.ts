@@ -1,6 +1,6 @@
 import { Command } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { seedDemoIfEmpty } from "@tks/core/fixtures/seed"
+import { seedDemoIfEmpty } from "@tks/core/demo/seed"
 import { CliServices } from "../database.js"
 
 export const seedCommand = Command.make("seed", {}, () =>

@@ -1,6 +1,6 @@
 import { Option } from "effect"
 
-/** Demo fixture keys (packages/core/src/fixtures/demo.ts) worth a line each. */
+/** Demo fixture keys (packages/core/src/demo/fixture.ts) worth a line each. */
 const people: ReadonlyArray<readonly [key: string, who: string]> = [
   ["ava", "Ava Thompson, owner"],
   ["ben", "Ben Okafor, admin"],

@@ -1,6 +1,6 @@
 import { FileSystem, Path } from "@effect/platform"
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { seedDemoIfEmpty } from "@tks/core/fixtures/seed"
+import { seedDemoIfEmpty } from "@tks/core/demo/seed"
 import { DatabaseConfig } from "@tks/db/config"
 
 /** The demo organization's tokens, when this database holds the demo organization and we know them. */

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { OrgFixtureInput } from "@tks/core/fixtures/schema"
+import type { OrgFixtureInput } from "@tks/core/org-import/schema"
 import { Authenticator } from "@tks/core/auth/service"
 import { importFixture } from "./server.js"
 

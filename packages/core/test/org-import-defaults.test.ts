@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { TestDatabaseLive } from "@tks/db/test-database"
-import { FixtureImporter } from "../src/fixtures/importer.js"
+import { FixtureImporter } from "../src/org-import/importer.js"
 
 const TestLayer = FixtureImporter.Default.pipe(Layer.provideMerge(TestDatabaseLive))
 

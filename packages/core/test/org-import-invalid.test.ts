@@ -2,11 +2,11 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
 import { TestDatabaseLive } from "@tks/db/test-database"
-import { demoFixture } from "../src/fixtures/demo.js"
-import { decodeFixture } from "../src/fixtures/decode.js"
-import { FixtureImporter } from "../src/fixtures/importer.js"
-import { planImport } from "../src/fixtures/plan.js"
-import type { OrgFixtureInput } from "../src/fixtures/schema.js"
+import { demoFixture } from "../src/demo/fixture.js"
+import { decodeFixture } from "../src/org-import/decode.js"
+import { FixtureImporter } from "../src/org-import/importer.js"
+import { planImport } from "../src/org-import/plan.js"
+import type { OrgFixtureInput } from "../src/org-import/schema.js"
 
 /**
  * Every import in this file fails, on a database of its own: after each one

@@ -3,9 +3,9 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { Authenticator } from "../src/auth/service.js"
-import { demoFixture } from "../src/fixtures/demo.js"
-import { FixtureImporter } from "../src/fixtures/importer.js"
-import { seedDemoIfEmpty } from "../src/fixtures/seed.js"
+import { demoFixture } from "../src/demo/fixture.js"
+import { FixtureImporter } from "../src/org-import/importer.js"
+import { seedDemoIfEmpty } from "../src/demo/seed.js"
 
 const TestLayer = Layer.mergeAll(FixtureImporter.Default, Authenticator.Default).pipe(Layer.provideMerge(TestDatabaseLive))
 
