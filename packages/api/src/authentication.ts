@@ -1,12 +1,16 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
-import { CurrentActor } from "@tks/domain/actor"
 import { Schema } from "effect"
-import { ServiceUnavailable, Unauthorized } from "@tks/domain/errors"
+import { Forbidden, NotFound, ServiceUnavailable, Unauthorized } from "@tks/domain/errors"
+import { CurrentAccess } from "@tks/domain/policy"
 
-/** Every /v1 endpoint requires `Authorization: Bearer <token>` (SPEC 5). */
+/**
+ * Every /v1 endpoint requires `Authorization: Bearer <token>` (SPEC 5), and
+ * the same step decides the endpoint's declared policy (./authorization.ts):
+ * the handler runs with the caller's `Access`, or not at all.
+ */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("@tks/api/Authentication", {
-  failure: Schema.Union(Unauthorized, ServiceUnavailable),
-  provides: CurrentActor,
+  failure: Schema.Union(Unauthorized, Forbidden, NotFound, ServiceUnavailable),
+  provides: CurrentAccess,
   security: {
     bearer: HttpApiSecurity.bearer.pipe(
       HttpApiSecurity.annotate(OpenApi.Description, "An access token issued for a person of the organization.")

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Timestamp } from "./common.js"
+import { PageParams } from "./page-params.js"
 
 /** SPEC 2.12 Finding. The author is not returned. */
 export const FindingSourceType = Schema.Literal("user", "system")
@@ -68,3 +69,10 @@ export const DirectoryEvent = Schema.Struct({
   createdAt: Timestamp
 }).annotations({ identifier: "DirectoryEvent" })
 export type DirectoryEvent = typeof DirectoryEvent.Type
+
+/** GET /v1/directory-sync/events parameters (SPEC 4.8). */
+export const DirectoryEventParams = Schema.Struct({
+  outcome: Schema.optional(DirectoryOutcome.annotations({ description: "Only events with this outcome" })),
+  ...PageParams.fields
+})
+export type DirectoryEventParams = typeof DirectoryEventParams.Type

@@ -1,5 +1,7 @@
 import { Schema } from "effect"
 import { EntityRef, Timestamp } from "./common.js"
+import { EntityType } from "./duty.js"
+import { PageParams } from "./page-params.js"
 
 /** SPEC 2.3. */
 export const CompanyRole = Schema.Struct({
@@ -26,3 +28,20 @@ export const CompanyRoleDetail = Schema.Struct({
   members: Schema.Array(EntityRef)
 }).annotations({ identifier: "CompanyRoleDetail" })
 export type CompanyRoleDetail = typeof CompanyRoleDetail.Type
+
+/** GET /v1/company-roles parameters (SPEC 4.2). */
+export const CompanyRoleListParams = Schema.Struct({
+  query: Schema.optional(Schema.String.annotations({ description: "Case-insensitive match on the role name" })),
+  ...PageParams.fields
+})
+export type CompanyRoleListParams = typeof CompanyRoleListParams.Type
+
+/** GET /v1/company-roles/{id}/duties parameters (SPEC 4.2). */
+export const CompanyRoleDutiesParams = Schema.Struct({
+  entityType: Schema.optional(EntityType.annotations({ description: "Only duties on this kind of entity" })),
+  ...PageParams.fields
+})
+export type CompanyRoleDutiesParams = typeof CompanyRoleDutiesParams.Type
+
+/** A company role's id in the path. Plain text on the wire (ids are opaque); the handler brands it for the service. */
+export const CompanyRolePath = Schema.Struct({ id: Schema.String })

@@ -1,5 +1,8 @@
 import { Schema } from "effect"
 import { EntityRef, Timestamp } from "./common.js"
+import { TeamId } from "./ids.js"
+import { PageParams } from "./page-params.js"
+import { BooleanFromQuery } from "./pagination.js"
 import { MemberStatus, OrgRole, TeamRole } from "./roles.js"
 
 export const MemberTeam = Schema.Struct({ id: Schema.String, name: Schema.String, role: TeamRole })
@@ -51,3 +54,30 @@ export const ReportingLine = Schema.Struct({
   reportsTo: Schema.NullOr(ManagerRef)
 }).annotations({ identifier: "ReportingLine" })
 export type ReportingLine = typeof ReportingLine.Type
+
+const statusParam = Schema.optional(
+  MemberStatusFilter.annotations({ description: "active (default), deactivated or all" })
+)
+
+/** GET /v1/members parameters (SPEC 4.3). */
+export const MemberListParams = Schema.Struct({
+  query: Schema.optional(Schema.String.annotations({ description: "Matches anywhere in name or email, case-insensitive" })),
+  status: statusParam,
+  teamId: Schema.optional(TeamId.annotations({ description: "Only members of this team; a team outside the organization is 400" })),
+  noManager: Schema.optional(
+    BooleanFromQuery.annotations({ description: "true lists only people with no manager; organization admins only" })
+  ),
+  ...PageParams.fields
+})
+export type MemberListParams = typeof MemberListParams.Type
+
+/** GET /v1/reporting-lines parameters (SPEC 4.3). */
+export const ReportingLineParams = Schema.Struct({
+  status: statusParam,
+  noManager: Schema.optional(BooleanFromQuery.annotations({ description: "true lists only people with no manager" })),
+  ...PageParams.fields
+})
+export type ReportingLineParams = typeof ReportingLineParams.Type
+
+/** A member's id in the path. Plain text on the wire (ids are opaque); the handler brands it for the service. */
+export const MemberPath = Schema.Struct({ id: Schema.String })

@@ -49,14 +49,9 @@ const rolePermissions: Record<OrgRole, ReadonlySet<Permission>> = {
 export const hasPermission = (role: OrgRole, permission: Permission): boolean =>
   rolePermissions[role].has(permission)
 
-/**
- * How far `user.read` reaches: admins read everyone, anyone else holding it
- * reads only themself, external accounts read nobody (403).
- */
-export type MemberReach = "everyone" | "self" | "none"
-
-export const memberReach = (role: OrgRole): MemberReach =>
-  isOrganizationAdmin(role) ? "everyone" : hasPermission(role, "user.read") ? "self" : "none"
+/** The organization roles that hold a permission, in the order SPEC lists the roles. */
+export const rolesHolding = (permission: Permission): ReadonlyArray<OrgRole> =>
+  (Object.keys(rolePermissions) as Array<OrgRole>).filter((role) => rolePermissions[role].has(permission))
 
 /** The team memberships of the caller that matter to permission checks. */
 export interface TeamMembership {

@@ -3,7 +3,7 @@ import {
   hasPermission,
   isOrganizationAdmin,
   mayHoldScope,
-  memberReach,
+  rolesHolding,
   type Permission
 } from "@tks/domain/permissions"
 import type { OrgRole } from "@tks/domain/roles"
@@ -56,10 +56,9 @@ describe("SPEC 5: roles and permissions", () => {
     }
   })
 
-  it("user.read reaches everyone for admins, only themself for a viewer, nobody for an external account", () => {
-    for (const role of admins) expect(memberReach(role)).toBe("everyone")
-    expect(memberReach("viewer")).toBe("self")
-    expect(memberReach("external")).toBe("none")
+  it("the roles holding a permission are listed in SPEC's order of roles", () => {
+    expect(rolesHolding("user.read")).toEqual(["owner", "admin", "billing-admin", "viewer"])
+    expect(rolesHolding("organization.update")).toEqual(["owner", "admin", "billing-admin"])
   })
 
   it("training:assign may be granted to organization admins and team admins only; other scopes to anyone", () => {

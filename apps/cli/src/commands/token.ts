@@ -1,8 +1,13 @@
 import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { Clock, Console, Effect, Either, Option } from "effect"
 import { Authenticator } from "@tks/core/auth/service"
+import { Caller } from "@tks/domain/actor"
+import { AccessTokenId, OrganizationId, UserId } from "@tks/domain/ids"
 import { CliServices } from "../database.js"
 import { parseExpiry, parseScopes } from "../token-input.js"
+
+/** The operator at the console acts as the system: no organization's rules limit them. */
+const operator = Caller.system("cli")
 
 const invalid = (message: string) => ValidationError.invalidValue(HelpDoc.p(message))
 
@@ -31,9 +36,9 @@ const createCommand = Command.make(
   (input) =>
     Effect.gen(function*() {
       const auth = yield* Authenticator
-      const issued = yield* auth.issue({
-        organizationId: input.org,
-        userId: input.user,
+      const issued = yield* auth.issue(operator, {
+        organizationId: OrganizationId.make(input.org),
+        userId: UserId.make(input.user),
         scopes: input.scopes,
         expiresAt: Option.getOrUndefined(input.expires),
         name: Option.getOrUndefined(input.name)
@@ -53,7 +58,7 @@ const revokeCommand = Command.make(
   ({ tokenId }) =>
     Effect.gen(function*() {
       const auth = yield* Authenticator
-      yield* auth.revoke(tokenId)
+      yield* auth.revoke(operator, AccessTokenId.make(tokenId))
       yield* Console.log(JSON.stringify({ id: tokenId, revoked: true }, null, 2))
     }).pipe(Effect.provide(CliServices))
 ).pipe(Command.withDescription("Revoke an access token; it stops working on the next request"))

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type { OrgFixtureInput } from "@tks/core/org-import/schema"
 import { Authenticator } from "@tks/core/auth/service"
+import { Caller } from "@tks/domain/actor"
 import { importFixture } from "./server.js"
 
 /**
@@ -64,7 +65,7 @@ export const withCallerMatrix = (fixture: OrgFixtureInput) =>
     const revokedToken = result.tokens.revokedHolder!
     const authenticator = yield* Authenticator
     const actor = yield* authenticator.authenticate(revokedToken).pipe(Effect.orDie)
-    yield* authenticator.revoke(actor.tokenId).pipe(Effect.orDie)
+    yield* authenticator.revoke(Caller.system("test"), actor.tokenId).pipe(Effect.orDie)
     const tokens: Record<CallerKind, string> & Record<BadToken, string | undefined> = {
       owner: result.tokens.owner!,
       admin: result.tokens.admin!,

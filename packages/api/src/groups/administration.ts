@@ -1,41 +1,41 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
-import { DirectoryEvent, DirectoryOutcome, DirectorySync, Finding, OrgChartVerification } from "@tks/domain/administration"
-import { Forbidden } from "@tks/domain/errors"
+import { DirectoryEvent, DirectoryEventParams, DirectorySync, Finding, OrgChartVerification } from "@tks/domain/administration"
+import { PageParams } from "@tks/domain/page-params"
 import { Page } from "@tks/domain/pagination"
-import { PageParams } from "../params.js"
+import { policies } from "@tks/domain/policies"
 import { Authentication } from "../authentication.js"
+import { requires } from "../authorization.js"
 
 /** SPEC 4.8: administration reads. */
 export class AdministrationGroup extends HttpApiGroup.make("administration")
   .add(
     HttpApiEndpoint.get("findings", "/findings")
-      .setUrlParams(Schema.Struct(PageParams))
+      .setUrlParams(PageParams)
       .addSuccess(Page(Finding))
-      .addError(Forbidden)
       .annotate(OpenApi.Summary, "List findings")
-      .annotate(OpenApi.Description, "Findings newest first. Needs organization.update (owner, admin, billing admin).")
+      .annotate(OpenApi.Description, "Findings newest first.")
+      .pipe(requires(policies.administration.findings))
   )
   .add(
     HttpApiEndpoint.get("orgChartVerification", "/org-chart/verification")
       .addSuccess(OrgChartVerification)
-      .addError(Forbidden)
       .annotate(OpenApi.Summary, "Read the org-chart verification status")
-      .annotate(OpenApi.Description, "Needs company-role.read (every role except external).")
+      .annotate(OpenApi.Description, "When the org chart was last confirmed and when it is due again.")
+      .pipe(requires(policies.administration.orgChartVerification))
   )
   .add(
     HttpApiEndpoint.get("directorySync", "/directory-sync")
       .addSuccess(DirectorySync)
-      .addError(Forbidden)
       .annotate(OpenApi.Summary, "Read the identity-directory (SCIM) connection")
-      .annotate(OpenApi.Description, "eligible is reported, not enforced. Needs organization.update.")
+      .annotate(OpenApi.Description, "eligible is reported, not enforced.")
+      .pipe(requires(policies.administration.directorySync))
   )
   .add(
     HttpApiEndpoint.get("directoryEvents", "/directory-sync/events")
-      .setUrlParams(Schema.Struct({ outcome: Schema.optional(DirectoryOutcome), ...PageParams }))
+      .setUrlParams(DirectoryEventParams)
       .addSuccess(Page(DirectoryEvent))
-      .addError(Forbidden)
       .annotate(OpenApi.Summary, "List directory-sync events")
-      .annotate(OpenApi.Description, "Directory events, newest first. An unreadable cursor is 400. Needs organization.update.")
+      .annotate(OpenApi.Description, "Directory events, newest first. An unreadable cursor is 400.")
+      .pipe(requires(policies.administration.directoryEvents))
   )
   .middleware(Authentication) {}

@@ -1,30 +1,31 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
-import { CompanyRole, CompanyRoleDetail } from "@tks/domain/company-role"
-import { DutyRow, EntityType } from "@tks/domain/duty"
-import { Forbidden, NotFound } from "@tks/domain/errors"
+import {
+  CompanyRole,
+  CompanyRoleDetail,
+  CompanyRoleDutiesParams,
+  CompanyRoleListParams,
+  CompanyRolePath
+} from "@tks/domain/company-role"
+import { DutyRow } from "@tks/domain/duty"
+import { NotFound } from "@tks/domain/errors"
 import { Page } from "@tks/domain/pagination"
-import { IdPath, PageParams } from "../params.js"
+import { policies } from "@tks/domain/policies"
 import { Authentication } from "../authentication.js"
+import { requires } from "../authorization.js"
 
 /** SPEC 4.2: company roles, their curriculum, members and duties. */
 export class CompanyRolesGroup extends HttpApiGroup.make("companyRoles")
   .add(
     HttpApiEndpoint.get("list", "/company-roles")
-      .setUrlParams(
-        Schema.Struct({
-          query: Schema.optional(Schema.String.annotations({ description: "Case-insensitive match on the role name" })),
-          ...PageParams
-        })
-      )
+      .setUrlParams(CompanyRoleListParams)
       .addSuccess(Page(CompanyRole))
-      .addError(Forbidden)
       .annotate(OpenApi.Summary, "List company roles")
-      .annotate(OpenApi.Description, "Roles sorted alphabetically by name. Needs company-role.read (every role except external).")
+      .annotate(OpenApi.Description, "Roles sorted alphabetically by name.")
+      .pipe(requires(policies.companyRoles.list))
   )
   .add(
     HttpApiEndpoint.get("get", "/company-roles/:id")
-      .setPath(IdPath)
+      .setPath(CompanyRolePath)
       .addSuccess(CompanyRoleDetail)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Read a company role")
@@ -32,11 +33,12 @@ export class CompanyRolesGroup extends HttpApiGroup.make("companyRoles")
         OpenApi.Description,
         "The role plus its curriculum and current members. A lesson resolves via /v1/lessons/{id}, a topic via /v1/topics/{id}. 404 when not visible to the caller."
       )
+      .pipe(requires(policies.companyRoles.get))
   )
   .add(
     HttpApiEndpoint.get("duties", "/company-roles/:id/duties")
-      .setPath(IdPath)
-      .setUrlParams(Schema.Struct({ entityType: Schema.optional(EntityType), ...PageParams }))
+      .setPath(CompanyRolePath)
+      .setUrlParams(CompanyRoleDutiesParams)
       .addSuccess(Page(DutyRow))
       .addError(NotFound)
       .annotate(OpenApi.Summary, "List a company role's duties")
@@ -44,5 +46,6 @@ export class CompanyRolesGroup extends HttpApiGroup.make("companyRoles")
         OpenApi.Description,
         "Duty rows ordered by entity type (TOPIC, ITEM, SPACE, CATEGORY) then name, only for entities the caller can read. A duty on a topic reaches every item on it; a duty on a space or category expands to one row per descendant, each with inheritedFrom."
       )
+      .pipe(requires(policies.companyRoles.duties))
   )
   .middleware(Authentication) {}

@@ -1,15 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { DirectoryConnectionStatus, DirectoryOperation, DirectoryOutcome } from "@tks/domain/administration"
+import type { OrganizationId } from "@tks/domain/ids"
+import { newestFirst } from "../shared/keyset.js"
 
-/**
- * A keyset position in a newest-first listing: the row's created_at as text
- * with microseconds (exact, unlike a JS Date) and its id.
- */
-export type NewestKey = readonly [at: string, id: string]
-
-/** created_at rendered exactly (microseconds, UTC), for cursors. */
-const exactAt = "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')"
+type NewestKey = readonly [string, string]
 
 export interface FindingRow {
   readonly id: string
@@ -18,7 +13,7 @@ export interface FindingRow {
   readonly system_source_type: "web_analysis" | "research_conversation" | null
   readonly created_at: Date
   readonly updated_at: Date
-  readonly cursor_at: string
+  readonly created_us: string
 }
 
 /** The record (absent fields null when the organization has none) and the database's clock. */
@@ -60,34 +55,31 @@ export interface DirectoryEventRow {
   readonly reason: string | null
   readonly user_name: string | null
   readonly created_at: Date
-  readonly cursor_at: string
+  readonly created_us: string
 }
 
 /** SQL of the administration reads (SPEC 4.8). Every query is scoped by organization. */
 export class AdministrationRepo extends Effect.Service<AdministrationRepo>()("@tks/core/AdministrationRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const before = (after: NewestKey | null) =>
-      after === null ? sql`` : sql`AND (created_at, id) < (${after[0]}::timestamptz, ${after[1]})`
-
     /** Findings newest first (index findings_newest). The author column is never read. */
-    const findings = (input: { readonly orgId: string; readonly after: NewestKey | null; readonly limit: number }) =>
+    const findings = (input: { readonly orgId: OrganizationId; readonly after: NewestKey | null; readonly limit: number }) =>
       sql<FindingRow>`
-        SELECT id, content, source_type, system_source_type, created_at, updated_at, ${sql.literal(exactAt)} AS cursor_at
-        FROM findings
-        WHERE org_id = ${input.orgId} ${before(input.after)}
-        ORDER BY created_at DESC, id DESC
-        LIMIT ${input.limit + 1}`
+        SELECT f.id, f.content, f.source_type, f.system_source_type, f.created_at, f.updated_at, ${newestFirst.column(sql, "f")}
+        FROM findings f
+        WHERE f.org_id = ${input.orgId} ${newestFirst.after(sql, "f", input.after)}
+        ORDER BY f.created_at DESC, f.id DESC
+        LIMIT ${input.limit}`
 
     /** The organization's verification record (nulls when there is none) and the database's now(). */
-    const verification = (orgId: string) =>
+    const verification = (orgId: OrganizationId) =>
       sql<VerificationRow>`
         SELECT v.last_verified_at, v.interval_days, now() AS now
         FROM organizations o LEFT JOIN org_chart_verifications v ON v.org_id = o.id
         WHERE o.id = ${orgId}`.pipe(Effect.map((rows) => rows[0]))
 
     /** The plan and the connection (if any) in one round trip; the token hash itself is never read out. */
-    const directorySync = (orgId: string) =>
+    const directorySync = (orgId: OrganizationId) =>
       sql<
         DirectoryConnectionRow & { readonly plan: DirectorySyncRow["plan"]; readonly has_connection: boolean; readonly now: Date }
       >`
@@ -108,19 +100,19 @@ export class AdministrationRepo extends Effect.Service<AdministrationRepo>()("@t
 
     /** Directory events newest first, optionally of one outcome (indexes directory_events_newest / _by_outcome). */
     const directoryEvents = (input: {
-      readonly orgId: string
+      readonly orgId: OrganizationId
       readonly outcome: DirectoryOutcome | null
       readonly after: NewestKey | null
       readonly limit: number
     }) =>
       sql<DirectoryEventRow>`
-        SELECT id, operation, outcome, reason, user_name, created_at, ${sql.literal(exactAt)} AS cursor_at
-        FROM directory_events
-        WHERE org_id = ${input.orgId}
-          ${input.outcome === null ? sql`` : sql`AND outcome = ${input.outcome}`}
-          ${before(input.after)}
-        ORDER BY created_at DESC, id DESC
-        LIMIT ${input.limit + 1}`
+        SELECT e.id, e.operation, e.outcome, e.reason, e.user_name, e.created_at, ${newestFirst.column(sql, "e")}
+        FROM directory_events e
+        WHERE e.org_id = ${input.orgId}
+          ${input.outcome === null ? sql`` : sql`AND e.outcome = ${input.outcome}`}
+          ${newestFirst.after(sql, "e", input.after)}
+        ORDER BY e.created_at DESC, e.id DESC
+        LIMIT ${input.limit}`
 
     return { findings, verification, directorySync, directoryEvents } as const
   })

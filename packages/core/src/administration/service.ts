@@ -1,39 +1,23 @@
-import { Effect, Schema } from "effect"
-import type { Actor } from "@tks/domain/actor"
+import { Effect } from "effect"
 import type {
   DirectoryConnection,
   DirectoryEvent,
-  DirectoryOutcome,
+  DirectoryEventParams,
   DirectorySync,
   Finding,
   OrgChartVerification
 } from "@tks/domain/administration"
-import { Forbidden } from "@tks/domain/errors"
 import { verificationState } from "@tks/domain/org-chart"
-import { defaultLimit } from "@tks/domain/pagination"
-import { hasPermission, type Permission } from "@tks/domain/permissions"
-import { Cursors, pageOf } from "../shared/cursors.js"
+import type { PageParams } from "@tks/domain/page-params"
+import type { Access } from "@tks/domain/policy"
+import { newestFirst } from "../shared/keyset.js"
+import { Pagination } from "../shared/pagination.js"
 import { iso, isoOrNull } from "../shared/time.js"
-import { AdministrationRepo, type DirectoryConnectionRow, type NewestKey } from "./repo.js"
+import { AdministrationRepo, type DirectoryConnectionRow } from "./repo.js"
 import { directoryTokenActive } from "./rules.js"
-import type { PageParams } from "../shared/page-params.js"
 
 /** The default re-verification interval (SPEC 2.12) when no record exists yet. */
 const defaultIntervalDays = 90
-
-/** A newest-first cursor key: an exact UTC timestamp (microseconds) and an id, both checked before any SQL. */
-const NewestKeySchema: Schema.Schema<NewestKey, readonly [string, string]> = Schema.Tuple(
-  Schema.String.pipe(
-    Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/),
-    Schema.filter((at) => !Number.isNaN(Date.parse(at)))
-  ),
-  Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
-)
-
-const requirePermission = (actor: Actor, permission: Permission, what: string) =>
-  hasPermission(actor.role, permission)
-    ? Effect.void
-    : Effect.fail(new Forbidden({ message: `Reading ${what} needs the ${permission} permission` }))
 
 const connectionView = (row: DirectoryConnectionRow, now: Date): DirectoryConnection => ({
   status: row.status,
@@ -59,31 +43,27 @@ const connectionView = (row: DirectoryConnectionRow, now: Date): DirectoryConnec
 export class Administration extends Effect.Service<Administration>()("@tks/core/Administration", {
   effect: Effect.gen(function*() {
     const repo = yield* AdministrationRepo
-    const cursors = yield* Cursors
+    const pagination = yield* Pagination
 
-    const findings = Effect.fn("Administration.findings")(function*(actor: Actor, params: PageParams) {
-      yield* requirePermission(actor, "organization.update", "findings")
-      const listing = `findings:${actor.organizationId}`
-      const after = params.cursor === undefined ? null : yield* cursors.decode(listing, params.cursor, NewestKeySchema)
-      const limit = params.limit ?? defaultLimit
-      const rows = yield* repo.findings({ orgId: actor.organizationId, after, limit })
-      return pageOf(
-        rows,
-        limit,
-        (row): Finding => ({
+    const findings = Effect.fn("Administration.findings")(function*(access: Access, params: PageParams) {
+      const orgId = access.actor.organizationId
+      return yield* pagination.page({
+        listing: ["findings", orgId],
+        params,
+        keyset: newestFirst,
+        rows: (after, limit) => repo.findings({ orgId, after, limit }),
+        view: (row): Finding => ({
           id: row.id,
           content: row.content,
           source: { type: row.source_type, systemSourceType: row.system_source_type },
           createdAt: iso(row.created_at),
           updatedAt: iso(row.updated_at)
-        }),
-        (row) => cursors.encode(listing, [row.cursor_at, row.id])
-      )
+        })
+      })
     })
 
-    const orgChartVerification = Effect.fn("Administration.orgChartVerification")(function*(actor: Actor) {
-      yield* requirePermission(actor, "company-role.read", "the org-chart verification")
-      const row = yield* repo.verification(actor.organizationId)
+    const orgChartVerification = Effect.fn("Administration.orgChartVerification")(function*(access: Access) {
+      const row = yield* repo.verification(access.actor.organizationId)
       // No record: never verified, on the default interval. "Now" is the database's clock.
       const lastVerifiedAt = row?.last_verified_at ?? null
       const intervalDays = row?.interval_days ?? defaultIntervalDays
@@ -98,9 +78,8 @@ export class Administration extends Effect.Service<Administration>()("@tks/core/
       return view
     })
 
-    const directorySync = Effect.fn("Administration.directorySync")(function*(actor: Actor) {
-      yield* requirePermission(actor, "organization.update", "directory sync")
-      const row = yield* repo.directorySync(actor.organizationId)
+    const directorySync = Effect.fn("Administration.directorySync")(function*(access: Access) {
+      const row = yield* repo.directorySync(access.actor.organizationId)
       const view: DirectorySync = {
         // Reported, not enforced (SPEC 4.8): a connection of a lower plan is still shown.
         eligible: row?.plan === "enterprise",
@@ -110,30 +89,27 @@ export class Administration extends Effect.Service<Administration>()("@tks/core/
     })
 
     const directoryEvents = Effect.fn("Administration.directoryEvents")(function*(
-      actor: Actor,
-      params: PageParams & { readonly outcome?: DirectoryOutcome | undefined }
+      access: Access,
+      params: DirectoryEventParams
     ) {
-      yield* requirePermission(actor, "organization.update", "directory-sync events")
+      const orgId = access.actor.organizationId
       const outcome = params.outcome ?? null
-      const listing = `directory-events:${actor.organizationId}:${outcome ?? "*"}`
-      const after = params.cursor === undefined ? null : yield* cursors.decode(listing, params.cursor, NewestKeySchema)
-      const limit = params.limit ?? defaultLimit
-      const rows = yield* repo.directoryEvents({ orgId: actor.organizationId, outcome, after, limit })
-      return pageOf(
-        rows,
-        limit,
-        (row): DirectoryEvent => ({
+      return yield* pagination.page({
+        listing: ["directory-events", orgId, outcome],
+        params,
+        keyset: newestFirst,
+        rows: (after, limit) => repo.directoryEvents({ orgId, outcome, after, limit }),
+        view: (row): DirectoryEvent => ({
           operation: row.operation,
           outcome: row.outcome,
           reason: row.reason,
           userName: row.user_name,
           createdAt: iso(row.created_at)
-        }),
-        (row) => cursors.encode(listing, [row.cursor_at, row.id])
-      )
+        })
+      })
     })
 
     return { findings, orgChartVerification, directorySync, directoryEvents } as const
   }),
-  dependencies: [AdministrationRepo.Default, Cursors.Default]
+  dependencies: [AdministrationRepo.Default, Pagination.Default]
 }) {}

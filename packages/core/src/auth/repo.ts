@@ -1,15 +1,22 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { OrgRole, Scope, TeamRole } from "@tks/domain/roles"
+import type { AccessTokenId, OrganizationId, TeamId, UserId } from "@tks/domain/ids"
+import type { MemberStatus, OrgRole, Scope, TeamRole } from "@tks/domain/roles"
 
 export interface TokenOwnerRow {
-  readonly token_id: string
-  readonly org_id: string
-  readonly user_id: string
+  readonly token_id: AccessTokenId
+  readonly org_id: OrganizationId
+  readonly user_id: UserId
   readonly org_role: OrgRole
   readonly scopes: ReadonlyArray<Scope>
-  readonly teams: ReadonlyArray<{ readonly teamId: string; readonly role: TeamRole }>
+  readonly teams: ReadonlyArray<{ readonly teamId: TeamId; readonly role: TeamRole }>
   readonly last_used_stale: boolean
+}
+
+export interface PersonRow {
+  readonly org_role: OrgRole
+  readonly status: MemberStatus
+  readonly teams: ReadonlyArray<{ readonly teamId: TeamId; readonly role: TeamRole }>
 }
 
 export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
@@ -38,13 +45,13 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
           AND u.status = 'ACTIVE'`.pipe(Effect.map((rows) => rows[0]))
 
     /** last_used_at is kept to the minute, so a busy token is not a write per request. */
-    const touch = (orgId: string, tokenId: string) =>
+    const touch = (orgId: OrganizationId, tokenId: AccessTokenId) =>
       sql`UPDATE access_tokens SET last_used_at = now() WHERE org_id = ${orgId} AND id = ${tokenId}`.pipe(Effect.asVoid)
 
     const insert = (row: {
-      readonly orgId: string
-      readonly id: string
-      readonly userId: string
+      readonly orgId: OrganizationId
+      readonly id: AccessTokenId
+      readonly userId: UserId
       readonly tokenHash: string
       readonly name: string | null
       readonly scopes: ReadonlyArray<Scope>
@@ -55,15 +62,21 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
         Effect.asVoid
       )
 
-    const revoke = (tokenId: string) =>
-      sql<{ id: string }>`UPDATE access_tokens SET revoked_at = now() WHERE id = ${tokenId} AND revoked_at IS NULL RETURNING id`.pipe(
-        Effect.map((rows) => rows.length > 0)
-      )
+    /**
+     * Revokes a live token; `within` limits it to one organization and, when
+     * given, to one holder. True when a token was revoked.
+     */
+    const revoke = (tokenId: AccessTokenId, within: { readonly orgId: OrganizationId; readonly userId: UserId | null } | null) =>
+      sql<{ id: string }>`
+        UPDATE access_tokens SET revoked_at = now()
+        WHERE id = ${tokenId} AND revoked_at IS NULL
+          ${within === null ? sql`` : sql`AND org_id = ${within.orgId}`}
+          ${within === null || within.userId === null ? sql`` : sql`AND user_id = ${within.userId}`}
+        RETURNING id`.pipe(Effect.map((rows) => rows.length > 0))
 
-    const findPerson = (orgId: string, userId: string) =>
-      sql<{ org_role: OrgRole; status: string; teams: ReadonlyArray<{ teamId: string; role: TeamRole }> }>`
-        SELECT u.org_role, u.status,
-          ${teamsOf("u.org_id", "u.id")} AS teams
+    const findPerson = (orgId: OrganizationId, userId: UserId) =>
+      sql<PersonRow>`
+        SELECT u.org_role, u.status, ${teamsOf("u.org_id", "u.id")} AS teams
         FROM users u WHERE u.org_id = ${orgId} AND u.id = ${userId}`.pipe(Effect.map((rows) => rows[0]))
 
     return { findLiveToken, touch, insert, revoke, findPerson } as const

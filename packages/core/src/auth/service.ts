@@ -1,17 +1,18 @@
 import { Effect } from "effect"
-import type { Actor } from "@tks/domain/actor"
-import { BadRequest, NotFound, Unauthorized } from "@tks/domain/errors"
-import { mayHoldScope } from "@tks/domain/permissions"
+import type { Actor, Caller } from "@tks/domain/actor"
+import { BadRequest, Forbidden, NotFound, Unauthorized } from "@tks/domain/errors"
+import { AccessTokenId, type OrganizationId, type UserId } from "@tks/domain/ids"
+import { isOrganizationAdmin, mayHoldScope } from "@tks/domain/permissions"
 import type { Scope } from "@tks/domain/roles"
 import { newId } from "../shared/ids.js"
-import { AuthRepo } from "./repo.js"
+import { AuthRepo, type PersonRow } from "./repo.js"
 import { generateTokenSecret, hashToken } from "./token-secret.js"
 
 const rejected = new Unauthorized({ message: "The bearer token is missing, invalid, expired or revoked" })
 
 export interface IssueTokenInput {
-  readonly organizationId: string
-  readonly userId: string
+  readonly organizationId: OrganizationId
+  readonly userId: UserId
   readonly scopes: ReadonlyArray<Scope>
   readonly expiresAt?: Date | undefined
   readonly name?: string | undefined
@@ -38,9 +39,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
       return actor
     })
 
-    const issue = Effect.fn("Authenticator.issue")(function*(input: IssueTokenInput) {
-      const person = yield* repo.findPerson(input.organizationId, input.userId)
-      if (person === undefined) return yield* new NotFound({ message: "No such person in that organization" })
+    const create = Effect.fn("Authenticator.create")(function*(input: IssueTokenInput, person: PersonRow) {
       const refused = input.scopes.filter((scope) => !mayHoldScope(person.org_role, person.teams, scope))
       if (refused.length > 0) {
         return yield* new BadRequest({
@@ -49,7 +48,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
         })
       }
       const token = generateTokenSecret()
-      const id = newId("accessToken")
+      const id = AccessTokenId.make(newId("accessToken"))
       yield* repo.insert({
         orgId: input.organizationId,
         id,
@@ -62,12 +61,58 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
       return { id, token } as const
     })
 
-    const revoke = Effect.fn("Authenticator.revoke")(function*(tokenId: string) {
-      const revoked = yield* repo.revoke(tokenId)
+    const personOf = (input: IssueTokenInput) =>
+      Effect.flatMap(
+        repo.findPerson(input.organizationId, input.userId),
+        (person) => person === undefined ? new NotFound({ message: "No such person in that organization" }) : Effect.succeed(person)
+      )
+
+    /**
+     * Issues a token. The system (the operator's CLI) may issue to anyone; a
+     * person only within their own organization, as an organization admin.
+     * Nobody issues to a person who has left, or grants a scope the person
+     * may not hold (SPEC 5.3).
+     */
+    const issue = Effect.fn("Authenticator.issue")(function*(caller: Caller, input: IssueTokenInput) {
+      if (caller._tag === "Person") {
+        const { actor } = caller
+        if (actor.organizationId !== input.organizationId) return yield* new NotFound({ message: "No such person in that organization" })
+        if (!isOrganizationAdmin(actor.role)) return yield* new Forbidden({ message: "Only organization admins may issue tokens" })
+      }
+      const person = yield* personOf(input)
+      if (person.status !== "ACTIVE") {
+        return yield* new BadRequest({
+          code: "PERSON_DEACTIVATED",
+          message: "This person has left the organization (DEACTIVATED); a token for them would never authenticate"
+        })
+      }
+      return yield* create(input, person)
+    })
+
+    /**
+     * Records a token an organization import describes: the import loads a
+     * state, so its tokens may belong to people who have since left or have
+     * expired already (they then never authenticate). Scopes are still checked.
+     */
+    const importToken = Effect.fn("Authenticator.importToken")(function*(input: IssueTokenInput) {
+      return yield* create(input, yield* personOf(input))
+    })
+
+    /**
+     * Revokes a token. The system may revoke any; a person only a token of
+     * their own organization, and unless they are an organization admin only
+     * one of their own. Anything else is answered as absent.
+     */
+    const revoke = Effect.fn("Authenticator.revoke")(function*(caller: Caller, tokenId: AccessTokenId) {
+      const within = caller._tag === "System" ? null : {
+        orgId: caller.actor.organizationId,
+        userId: isOrganizationAdmin(caller.actor.role) ? null : caller.actor.userId
+      }
+      const revoked = yield* repo.revoke(tokenId, within)
       if (!revoked) return yield* new NotFound({ message: "No live token with that id" })
     })
 
-    return { authenticate, issue, revoke } as const
+    return { authenticate, issue, importToken, revoke } as const
   }),
   dependencies: [AuthRepo.Default]
 }) {}

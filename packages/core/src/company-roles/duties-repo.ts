@@ -1,8 +1,10 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { EntityType, RaciRole, TierQualifier } from "@tks/domain/duty"
 import { entityTypeOrder } from "@tks/domain/duty"
+import type { CompanyRoleId, OrganizationId } from "@tks/domain/ids"
 import { type Reader, spaceVisible } from "../knowledge/access.js"
+import type { Keyset } from "../shared/keyset.js"
 
 /**
  * Where a duty row sits in the listing: entity type (TOPIC, ITEM, SPACE,
@@ -10,6 +12,8 @@ import { type Reader, spaceVisible } from "../knowledge/access.js"
  * the id of the ancestor it is inherited from ("" when direct), duty id.
  */
 export type DutyKey = readonly [number, string, string, number, string, string]
+
+const Ordinal = Schema.Int.pipe(Schema.between(0, 3))
 
 export interface DutyEntryRow {
   readonly duty_id: string
@@ -28,14 +32,11 @@ export interface DutyEntryRow {
   readonly tier_label: string | null
 }
 
-export const keyOf = (row: DutyEntryRow): DutyKey => [
-  row.type_ord,
-  row.sort_name,
-  row.entity_id,
-  row.raci_ord,
-  row.inherited_key,
-  row.duty_id
-]
+/** The duty listing's keyset (see `DutyKey`); its SQL lives in `page` below. */
+export const dutyOrder: Keyset<DutyKey, DutyEntryRow> = {
+  key: Schema.Tuple(Ordinal, Schema.String, Schema.String, Ordinal, Schema.String, Schema.String),
+  keyOf: (row) => [row.type_ord, row.sort_name, row.entity_id, row.raci_ord, row.inherited_key, row.duty_id]
+}
 
 const typeOrd = (type: EntityType): number => entityTypeOrder.indexOf(type)
 
@@ -58,8 +59,8 @@ export class CompanyRoleDutiesRepo extends Effect.Service<CompanyRoleDutiesRepo>
      * recursion walks the materialised live items of the topics concerned.
      */
     const page = (input: {
-      readonly orgId: string
-      readonly roleId: string
+      readonly orgId: OrganizationId
+      readonly roleId: CompanyRoleId
       readonly reader: Reader
       readonly entityType: EntityType | null
       readonly after: DutyKey | null
@@ -166,7 +167,7 @@ export class CompanyRoleDutiesRepo extends Effect.Service<CompanyRoleDutiesRepo>
                 > (${after[0]}, ${after[1]}, ${after[2]}, ${after[3]}, ${after[4]}, ${after[5]})`
       }
           ORDER BY e.type_ord, e.sort_name, e.entity_id COLLATE "C", e.raci_ord, e.inherited_key, e.duty_id COLLATE "C"
-          LIMIT ${input.limit + 1}
+          LIMIT ${input.limit}
         ),
         role_path AS (
           SELECT EXISTS (SELECT 1 FROM advancement_tiers WHERE org_id = ${orgId} AND role_id = ${roleId}) AS has_tiers

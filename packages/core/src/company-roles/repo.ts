@@ -2,7 +2,9 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { CurriculumEntry } from "@tks/domain/company-role"
 import type { EntityRef } from "@tks/domain/common"
+import type { CompanyRoleId, OrganizationId } from "@tks/domain/ids"
 import { lessonReadable, type Reader, topicVisible } from "../knowledge/access.js"
+import { byName } from "../shared/keyset.js"
 import { containsPattern } from "../shared/text-search.js"
 
 export interface CompanyRoleRow {
@@ -32,7 +34,7 @@ export class CompanyRolesRepo extends Effect.Service<CompanyRolesRepo>()("@tks/c
 
     /** Roles by name (sort_name, id); `query` keeps those whose name contains it, case-insensitively. */
     const page = (input: {
-      readonly orgId: string
+      readonly orgId: OrganizationId
       readonly query: string | null
       readonly after: readonly [string, string] | null
       readonly limit: number
@@ -42,16 +44,16 @@ export class CompanyRolesRepo extends Effect.Service<CompanyRolesRepo>()("@tks/c
         FROM company_roles r
         WHERE r.org_id = ${input.orgId}
           ${input.query === null ? sql`` : sql`AND r.sort_name LIKE lower(${containsPattern(input.query)}) ESCAPE '\\'`}
-          ${input.after === null ? sql`` : sql`AND (r.sort_name, r.id) > (${input.after[0]}, ${input.after[1]})`}
+          ${byName.after(sql, "r", input.after)}
         ORDER BY r.sort_name, r.id
-        LIMIT ${input.limit + 1}`
+        LIMIT ${input.limit}`
 
     /**
      * One role with its curriculum (position order; entries the reader cannot
      * read, and topics out of the live graph, left out) and its current
      * holders (active people whose holding has not ended, by name).
      */
-    const find = (orgId: string, roleId: string, reader: Reader) =>
+    const find = (orgId: OrganizationId, roleId: CompanyRoleId, reader: Reader) =>
       sql<CompanyRoleDetailRow>`
         SELECT ${columns},
           COALESCE((
@@ -74,7 +76,7 @@ export class CompanyRolesRepo extends Effect.Service<CompanyRolesRepo>()("@tks/c
         FROM company_roles r
         WHERE r.org_id = ${orgId} AND r.id = ${roleId}`.pipe(Effect.map((rows) => rows[0]))
 
-    const exists = (orgId: string, roleId: string) =>
+    const exists = (orgId: OrganizationId, roleId: CompanyRoleId) =>
       sql<{ id: string }>`SELECT id FROM company_roles WHERE org_id = ${orgId} AND id = ${roleId}`.pipe(
         Effect.map((rows) => rows.length > 0)
       )

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import type { OrganizationId, UserId } from "@tks/domain/ids"
 import type { OrgRole, TeamRole } from "@tks/domain/roles"
 
 export interface MeRow {
@@ -15,7 +16,7 @@ export interface MeRow {
 export class MeRepo extends Effect.Service<MeRepo>()("@tks/core/MeRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const find = (orgId: string, userId: string) =>
+    const find = (orgId: OrganizationId, userId: UserId) =>
       sql<MeRow>`
         SELECT u.id, u.name, u.email, o.id AS org_id, o.name AS org_name, u.org_role,
           COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'role', tm.role) ORDER BY t.sort_name, t.id)

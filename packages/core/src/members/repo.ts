@@ -1,7 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
 import { Effect } from "effect"
+import type { OrganizationId, TeamId, UserId } from "@tks/domain/ids"
+import type { MemberStatusFilter } from "@tks/domain/member"
 import type { MemberStatus, OrgRole, TeamRole } from "@tks/domain/roles"
+import { byName, newestFirst } from "../shared/keyset.js"
 import { containsPattern } from "../shared/text-search.js"
 
 /** The manager columns every member-like row carries (see `managerOf`). */
@@ -43,20 +46,17 @@ export interface InvitationRow {
   readonly org_role: OrgRole
   readonly expires_at: Date
   readonly expired: boolean
-  /** created_at in whole microseconds since the epoch, as text: the exact keyset value. */
   readonly created_us: string
 }
 
-export type StatusFilter = "active" | "deactivated" | "all"
-
 /** The filters shared by the member and reporting-line listings. */
 export interface PeopleFilter {
-  readonly orgId: string
-  readonly status: StatusFilter
+  readonly orgId: OrganizationId
+  readonly status: MemberStatusFilter
   /** Only this person (a caller who may read only themself). */
-  readonly onlyUserId: string | null
+  readonly onlyUserId: UserId | null
   readonly query: string | null
-  readonly teamId: string | null
+  readonly teamId: TeamId | null
   readonly noManager: boolean
 }
 
@@ -82,9 +82,6 @@ export class MembersRepo extends Effect.Service<MembersRepo>()("@tks/core/Member
     }
       ${f.noManager ? sql`AND u.manager_id IS NULL AND u.manager_email IS NULL AND u.manager_name IS NULL` : none}`
 
-    const after = (key: readonly [string, string] | null): Fragment =>
-      key === null ? none : sql`AND (u.sort_name, u.id) > (${key[0]}, ${key[1]})`
-
     // The manager: a member (named even after leaving), or one recorded without an account.
     const managerColumns = sql`
       u.manager_id, m.name AS manager_member_name, m.status AS manager_member_status,
@@ -103,17 +100,17 @@ export class MembersRepo extends Effect.Service<MembersRepo>()("@tks/core/Member
                  WHERE tm.org_id = u.org_id AND tm.user_id = u.id), '[]') AS teams,
       ${managerColumns}`
 
-    /** One page of members by name (limit + 1 rows), with their roles, teams and manager, in one query. */
+    /** One page of members by name, with their roles, teams and manager, in one query. */
     const memberPage = (filter: PeopleFilter, key: readonly [string, string] | null, limit: number) =>
       sql<MemberRow>`
         SELECT ${memberColumns}
         FROM users u ${managerJoin}
-        WHERE ${where(filter)} ${after(key)}
+        WHERE ${where(filter)} ${byName.after(sql, "u", key)}
         ORDER BY u.sort_name, u.id
-        LIMIT ${limit + 1}`
+        LIMIT ${limit}`
 
     /** One person of the organization at any status. */
-    const member = (orgId: string, userId: string) =>
+    const member = (orgId: OrganizationId, userId: UserId) =>
       sql<MemberRow>`
         SELECT ${memberColumns}
         FROM users u ${managerJoin}
@@ -132,29 +129,24 @@ export class MembersRepo extends Effect.Service<MembersRepo>()("@tks/core/Member
           : sql`EXISTS (SELECT 1 FROM teams t WHERE t.org_id = ${filter.orgId} AND t.id = ${filter.teamId})`
       } AS team_known`.pipe(Effect.map((rows) => rows[0] ?? { total: 0, team_known: false }))
 
-    /** One page of reporting lines by name (limit + 1 rows). */
+    /** One page of reporting lines by name. */
     const reportingLinePage = (filter: PeopleFilter, key: readonly [string, string] | null, limit: number) =>
       sql<ReportingLineRow>`
         SELECT u.id, u.name, u.sort_name, u.status, ${managerColumns}
         FROM users u ${managerJoin}
-        WHERE ${where(filter)} ${after(key)}
+        WHERE ${where(filter)} ${byName.after(sql, "u", key)}
         ORDER BY u.sort_name, u.id
-        LIMIT ${limit + 1}`
+        LIMIT ${limit}`
 
-    /** Pending invitations, newest first (limit + 1 rows); `key` is (created_at in microseconds, id). */
-    const invitationPage = (orgId: string, key: readonly [string, string] | null, limit: number) =>
+    /** Pending invitations, newest first. */
+    const invitationPage = (orgId: OrganizationId, key: readonly [string, string] | null, limit: number) =>
       sql<InvitationRow>`
         SELECT i.id, i.name, i.email, i.phone, i.org_role, i.expires_at, i.expires_at <= now() AS expired,
-          (extract(epoch FROM i.created_at) * 1000000)::bigint::text AS created_us
+          ${newestFirst.column(sql, "i")}
         FROM invitations i
-        WHERE i.org_id = ${orgId} AND i.accepted_at IS NULL
-          ${
-        key === null
-          ? none
-          : sql`AND (i.created_at, i.id) < (timestamptz 'epoch' + ${key[0]}::bigint * interval '1 microsecond', ${key[1]})`
-      }
+        WHERE i.org_id = ${orgId} AND i.accepted_at IS NULL ${newestFirst.after(sql, "i", key)}
         ORDER BY i.created_at DESC, i.id DESC
-        LIMIT ${limit + 1}`
+        LIMIT ${limit}`
 
     return { memberPage, member, count, reportingLinePage, invitationPage } as const
   })

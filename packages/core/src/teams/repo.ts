@@ -1,5 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import type { OrganizationId, UserId } from "@tks/domain/ids"
+import { byName } from "../shared/keyset.js"
 
 export interface TeamRow {
   readonly id: string
@@ -14,8 +16,8 @@ export class TeamsRepo extends Effect.Service<TeamsRepo>()("@tks/core/TeamsRepo"
 
     /** Teams by name; `memberOf` limits them to the teams that person is on. */
     const page = (input: {
-      readonly orgId: string
-      readonly memberOf: string | null
+      readonly orgId: OrganizationId
+      readonly memberOf: UserId | null
       readonly after: readonly [string, string] | null
       readonly limit: number
     }) =>
@@ -26,15 +28,10 @@ export class TeamsRepo extends Effect.Service<TeamsRepo>()("@tks/core/TeamsRepo"
         FROM teams t
         WHERE t.org_id = ${input.orgId}
           ${input.memberOf === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM team_members m WHERE m.org_id = t.org_id AND m.team_id = t.id AND m.user_id = ${input.memberOf})`}
-          ${input.after === null ? sql`` : sql`AND (t.sort_name, t.id) > (${input.after[0]}, ${input.after[1]})`}
+          ${byName.after(sql, "t", input.after)}
         ORDER BY t.sort_name, t.id
-        LIMIT ${input.limit + 1}`
+        LIMIT ${input.limit}`
 
-    const exists = (orgId: string, teamId: string) =>
-      sql<{ id: string }>`SELECT id FROM teams WHERE org_id = ${orgId} AND id = ${teamId}`.pipe(
-        Effect.map((rows) => rows.length > 0)
-      )
-
-    return { page, exists } as const
+    return { page } as const
   })
 }) {}

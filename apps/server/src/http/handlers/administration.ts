@@ -8,8 +8,8 @@ export const AdministrationHandlers = HttpApiBuilder.group(Api, "administration"
   Effect.gen(function*() {
     const administration = yield* Administration
     return handlers
-      .handle("findings", ({ urlParams }) => asCaller((actor) => administration.findings(actor, urlParams)))
+      .handle("findings", ({ urlParams }) => asCaller((access) => administration.findings(access, urlParams)))
       .handle("orgChartVerification", () => asCaller(administration.orgChartVerification))
       .handle("directorySync", () => asCaller(administration.directorySync))
-      .handle("directoryEvents", ({ urlParams }) => asCaller((actor) => administration.directoryEvents(actor, urlParams)))
+      .handle("directoryEvents", ({ urlParams }) => asCaller((access) => administration.directoryEvents(access, urlParams)))
   }))

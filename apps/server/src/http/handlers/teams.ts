@@ -7,5 +7,5 @@ import { asCaller } from "../as-caller.js"
 export const TeamsHandlers = HttpApiBuilder.group(Api, "teams", (handlers) =>
   Effect.gen(function*() {
     const teams = yield* Teams
-    return handlers.handle("list", ({ urlParams }) => asCaller((actor) => teams.list(actor, urlParams)))
+    return handlers.handle("list", ({ urlParams }) => asCaller((access) => teams.list(access, urlParams)))
   }))

@@ -1,0 +1,125 @@
+import { Context } from "effect"
+import type { Actor } from "./actor.js"
+import { Forbidden, NotFound } from "./errors.js"
+import { hasPermission, isOrganizationAdmin, type Permission, rolesHolding } from "./permissions.js"
+import type { Scope } from "./roles.js"
+
+/**
+ * Declared authorization (SPEC 5): every endpoint and every tool names the
+ * policy it is called under, and this module alone decides it. A transport
+ * reads the declaration, calls `authorize` with the caller as they are now,
+ * and hands the resulting `Access` to the domain service, which never
+ * checks roles itself: it filters by `access.reach`.
+ */
+
+/** How far a caller's act or read extends once they are allowed in. */
+export type Reach = "organization" | "teams" | "self"
+
+/**
+ * Who reaches what:
+ * - `organization`: everyone allowed in reaches the whole organization;
+ * - `admins-else-self`: organization admins the organization, anyone else themself;
+ * - `admins-teams-else-self`: as above, and team admins the people on the teams they administer;
+ * - `admins-only`: organization admins only; anyone else is denied;
+ * - `self`: the caller's own records only.
+ */
+export type ReachRule = "organization" | "admins-else-self" | "admins-teams-else-self" | "admins-only" | "self"
+
+export interface Policy {
+  /** What the caller is doing, as it reads in a sentence ("list members"). */
+  readonly action: string
+  /** The permission the person must hold now; null when any member may call. */
+  readonly permission: Permission | null
+  /** The scope the token must carry (SPEC 5.3); null when none is needed. */
+  readonly scope: Scope | null
+  readonly reach: ReachRule
+  /** A denied caller gets 403, or 404 with this message (SPEC 5.7: records out of reach are absent). */
+  readonly denied: "forbidden" | { readonly notFound: string }
+}
+
+/** A policy, with the common defaults: no permission, no scope, forbidden when denied. */
+export const policy = (
+  fields: Pick<Policy, "action" | "reach"> & Partial<Pick<Policy, "permission" | "scope" | "denied">>
+): Policy => ({ permission: null, scope: null, denied: "forbidden", ...fields })
+
+/** The proof that a caller passed a policy: services take this, never a bare actor. */
+export interface Access {
+  readonly actor: Actor
+  readonly reach: Reach
+}
+
+const reachOf = (actor: Actor, rule: ReachRule): Reach | null => {
+  const admin = isOrganizationAdmin(actor.role)
+  switch (rule) {
+    case "organization":
+      return "organization"
+    case "admins-else-self":
+      return admin ? "organization" : "self"
+    case "admins-teams-else-self":
+      return admin ? "organization" : actor.teams.some((team) => team.role === "team-admin") ? "teams" : "self"
+    case "admins-only":
+      return admin ? "organization" : null
+    case "self":
+      return "self"
+  }
+}
+
+const denial = (policy: Policy, message: string): Forbidden | NotFound =>
+  policy.denied === "forbidden" ? new Forbidden({ message }) : new NotFound({ message: policy.denied.notFound })
+
+/**
+ * The one check: the token's scope, then the person's permission, then how
+ * far they reach. Scopes are fixed at issue; permission and reach follow
+ * the person's role as it is on this call (a demoted team admin keeps the
+ * token's scope but reaches only themself).
+ */
+export const authorize = (actor: Actor, policy: Policy): Access | Forbidden | NotFound => {
+  if (policy.scope !== null && !actor.scopes.includes(policy.scope)) {
+    return denial(policy, `This token lacks the ${policy.scope} scope needed to ${policy.action}`)
+  }
+  if (policy.permission !== null && !hasPermission(actor.role, policy.permission)) {
+    return denial(policy, `You may not ${policy.action}: it needs the ${policy.permission} permission`)
+  }
+  const reach = reachOf(actor, policy.reach)
+  if (reach === null) return denial(policy, `Only organization admins may ${policy.action}`)
+  return { actor, reach }
+}
+
+export const isAccess = (result: Access | Forbidden | NotFound): result is Access =>
+  !(result instanceof Forbidden) && !(result instanceof NotFound)
+
+/**
+ * A narrower rule inside an allowed call (a filter only admins may use):
+ * refused with the same kind of message as a policy.
+ */
+export const requireOrganizationReach = (access: Access, action: string): Forbidden | null =>
+  access.reach === "organization" ? null : new Forbidden({ message: `Only organization admins may ${action}` })
+
+const reachText: Record<ReachRule, string> = {
+  organization: "Callers reach the whole organization.",
+  "admins-else-self": "Organization admins reach the whole organization; anyone else only themself.",
+  "admins-teams-else-self":
+    "Organization admins reach the whole organization, team admins the people on the teams they administer, anyone else only themself.",
+  "admins-only": "Organization admins (owner, admin, billing-admin) only.",
+  self: "Only the caller's own records."
+}
+
+/** The sentence OpenAPI shows under each operation: who may call, and what a denied caller gets. */
+export const describePolicy = (policy: Policy): string => {
+  const who = policy.permission === null
+    ? "Any member of the organization."
+    : `Needs the ${policy.permission} permission (${rolesHolding(policy.permission).join(", ")}).`
+  const scope = policy.scope === null ? "No token scope needed." : `The token needs the ${policy.scope} scope.`
+  const denied = policy.denied === "forbidden" ? "Others get 403." : "Others get 404, as if the record were absent."
+  const canDeny = policy.permission !== null || policy.scope !== null || policy.reach === "admins-only"
+  return `**Who may call:** ${who} ${reachText[policy.reach]} ${scope}${canDeny ? ` ${denied}` : ""}`
+}
+
+/** The statuses a policy can deny with (for the documented responses). */
+export const deniedStatuses = (policy: Policy): ReadonlyArray<403 | 404> => {
+  const canDeny = policy.permission !== null || policy.scope !== null || policy.reach === "admins-only"
+  return !canDeny ? [] : policy.denied === "forbidden" ? [403] : [404]
+}
+
+/** The authorized caller of the current request (provided by each transport once the policy passed). */
+export class CurrentAccess extends Context.Tag("@tks/domain/CurrentAccess")<CurrentAccess, Access>() {}
