@@ -1,0 +1,110 @@
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect, Exit, Layer } from "effect"
+import { TestDatabaseLive } from "@tks/db/test-database"
+import { type Actor, Caller } from "@tks/domain/actor"
+import { AccessTokenId, OrganizationId, UserId } from "@tks/domain/ids"
+import { Authenticator } from "../src/auth/service.js"
+import { FixtureImporter } from "../src/org-import/importer.js"
+
+const TestLayer = Layer.mergeAll(FixtureImporter.Default, Authenticator.Default).pipe(Layer.provideMerge(TestDatabaseLive))
+
+const person = (key: string, role: string, extra: Record<string, unknown> = {}) => ({
+  key,
+  name: `${key} person`,
+  email: `${key}@tokens.test`,
+  role,
+  tokenScopes: [],
+  ...extra
+})
+
+/** Two organizations: each person has one token; `gone` has left. */
+const setup = Effect.gen(function*() {
+  const importer = yield* FixtureImporter
+  const auth = yield* Authenticator
+  const acme = yield* importer.importOrganization({
+    organization: { name: "Acme" },
+    people: [
+      person("admin", "admin"),
+      person("viewer", "viewer"),
+      person("other", "viewer"),
+      person("gone", "viewer", { status: "DEACTIVATED", tokenScopes: undefined })
+    ]
+  })
+  const globex = yield* importer.importOrganization({ organization: { name: "Globex" }, people: [person("admin", "admin")] })
+  const actorOf = (token: string) => auth.authenticate(token).pipe(Effect.orDie)
+  return {
+    auth,
+    acme,
+    globex,
+    acmeAdmin: yield* actorOf(acme.tokens.admin!),
+    acmeViewer: yield* actorOf(acme.tokens.viewer!),
+    acmeOther: yield* actorOf(acme.tokens.other!),
+    globexAdmin: yield* actorOf(globex.tokens.admin!)
+  }
+})
+
+const stillWorks = (auth: Authenticator, token: string) => Effect.exit(auth.authenticate(token)).pipe(Effect.map(Exit.isSuccess))
+const as = (actor: Actor) => Caller.person(actor)
+
+layer(TestLayer)("access tokens", (it) => {
+  describe("revoking is limited by the caller", () => {
+    it.effect("another organization's admin revoking a token gets NotFound, and the token still works", () =>
+      Effect.gen(function*() {
+        const { acme, acmeViewer, auth, globexAdmin } = yield* setup
+        const exit = yield* Effect.exit(auth.revoke(as(globexAdmin), acmeViewer.tokenId))
+        expect(exit).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "NotFound" } } })
+        expect(yield* stillWorks(auth, acme.tokens.viewer!)).toBe(true)
+      }))
+
+    it.effect("a viewer may revoke their own token but not a colleague's (answered as absent)", () =>
+      Effect.gen(function*() {
+        const { acme, acmeOther, acmeViewer, auth } = yield* setup
+        const exit = yield* Effect.exit(auth.revoke(as(acmeViewer), acmeOther.tokenId))
+        expect(exit).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "NotFound" } } })
+        expect(yield* stillWorks(auth, acme.tokens.other!)).toBe(true)
+        yield* auth.revoke(as(acmeViewer), acmeViewer.tokenId)
+        expect(yield* stillWorks(auth, acme.tokens.viewer!)).toBe(false)
+      }))
+
+    it.effect("an organization admin revokes any token of their organization; the system any token at all", () =>
+      Effect.gen(function*() {
+        const { acme, acmeAdmin, acmeOther, auth, globex, globexAdmin } = yield* setup
+        yield* auth.revoke(as(acmeAdmin), acmeOther.tokenId)
+        expect(yield* stillWorks(auth, acme.tokens.other!)).toBe(false)
+        yield* auth.revoke(Caller.system("test"), globexAdmin.tokenId)
+        expect(yield* stillWorks(auth, globex.tokens.admin!)).toBe(false)
+      }))
+  })
+
+  describe("issuing", () => {
+    it.effect("a token is not issued to a person who has left, with a clear reason, and nothing is stored", () =>
+      Effect.gen(function*() {
+        const { acme, auth } = yield* setup
+        const exit = yield* Effect.exit(auth.issue(Caller.system("test"), {
+          organizationId: OrganizationId.make(acme.organizationId),
+          userId: UserId.make(acme.ids.people.gone!),
+          scopes: []
+        }))
+        expect(exit).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "BadRequest", code: "PERSON_DEACTIVATED" } } })
+      }))
+
+    it.effect("a person issues tokens only in their own organization and only as an organization admin", () =>
+      Effect.gen(function*() {
+        const { acme, acmeAdmin, acmeViewer, auth, globexAdmin } = yield* setup
+        const input = {
+          organizationId: OrganizationId.make(acme.organizationId),
+          userId: UserId.make(acme.ids.people.other!),
+          scopes: ["content:write" as const]
+        }
+        const foreign = yield* Effect.exit(auth.issue(as(globexAdmin), input))
+        expect(foreign).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "NotFound" } } })
+        const viewer = yield* Effect.exit(auth.issue(as(acmeViewer), input))
+        expect(viewer).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "Forbidden" } } })
+        const issued = yield* auth.issue(as(acmeAdmin), input)
+        const actor = yield* auth.authenticate(issued.token)
+        expect(actor.userId).toBe(acme.ids.people.other)
+        expect(actor.scopes).toEqual(["content:write"])
+        expect(AccessTokenId.make(issued.id)).toBe(actor.tokenId)
+      }))
+  })
+})
