@@ -1,12 +1,12 @@
 import { Schema } from "effect"
-import { EntityRef, Timestamp } from "./common.js"
+import { Count, EntityRef, Timestamp } from "./common.js"
 
 /** SPEC 2.3. */
 export const CompanyRole = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   description: Schema.NullOr(Schema.String),
-  memberCount: Schema.Number,
+  memberCount: Count,
   parentRoleId: Schema.NullOr(Schema.String),
   createdAt: Timestamp,
   updatedAt: Timestamp
