@@ -2,6 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import createClient from "openapi-fetch"
 import openapiTS, { astToString } from "openapi-typescript"
+import { PublicUrl } from "@tks/core/shared/links"
 import { BadRequest } from "@tks/domain/errors"
 import type { paths } from "./support/openapi-client-types.js"
 import { baseUrl, importFixture, raw, TestServerLive } from "./support/server.js"
@@ -81,6 +82,16 @@ layer(TestServerLive, { excludeTestServices: true })("a client generated from /v
       expect(response.status).toBe(200)
       const source = yield* Effect.promise(async () => header + astToString(await openapiTS(narrowed(response.json))))
       yield* Effect.promise(() => expect(source).toMatchFileSnapshot("./support/openapi-client-types.ts"))
+    }))
+
+  it.effect("GET /docs embeds the very document served at /v1/openapi.json (servers from PUBLIC_URL, integer limit)", () =>
+    Effect.gen(function*() {
+      const served = (yield* raw("GET", "/v1/openapi.json")).json
+      const page = (yield* raw("GET", "/docs")).text
+      const embedded = /<script id="api-reference" type="application\/json">([\s\S]*?)<\/script>/.exec(page)?.[1]
+      expect(embedded).toBeDefined()
+      expect(JSON.parse(embedded!)).toEqual(served)
+      expect(served.servers).toEqual([{ url: yield* PublicUrl, description: expect.any(String) }])
     }))
 
   it.effect("limit is sent as an integer; the next page follows nextCursor; total is an integer", () =>
