@@ -67,11 +67,15 @@ export const documentTheWire = (spec: OpenApi.OpenAPISpec, publicUrl: string): O
   })
 
   for (const operation of operationsOf(document)) {
-    if (operation.responses[400] !== undefined) {
+    const badRequest = operation.responses[400]?.content?.["application/json"]?.schema
+    if (badRequest !== undefined) {
+      // error-bodies.ts answers a failed decode with BadRequest; other 400 bodies an endpoint declares stay.
+      const names = [...new Set(["BadRequest", ...referencedComponents(badRequest)])]
+        .filter((name) => !frameworkDecodeError.includes(name))
       operation.responses[400] = {
         description:
           "Bad input. VALIDATION_ERROR lists each invalid parameter in `issues`; other codes name the rule that was broken.",
-        content: { "application/json": { schema: ref("BadRequest") } }
+        content: { "application/json": { schema: names.length === 1 ? ref(names[0]!) : { anyOf: names.map(ref) } } }
       }
     }
     operation.responses[500] ??= {

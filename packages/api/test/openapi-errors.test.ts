@@ -65,18 +65,33 @@ describe("the OpenAPI document documents error bodies as they are sent", () => {
     expect(schemas.InternalServerError.properties._tag.enum).toEqual(["InternalServerError"])
   })
 
-  it("a 429 documents its Retry-After header", () => {
+  it("a 429 documents its Retry-After header; a 400 body an endpoint declares stays beside BadRequest", () => {
     class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
       "TooManyRequests",
       { code: Schema.String, message: Schema.String },
       HttpApiSchema.annotations({ status: 429 })
     ) {}
-    const api = HttpApi.make("probe").add(
-      HttpApiGroup.make("things").add(HttpApiEndpoint.get("list", "/things").addSuccess(Schema.String)).addError(TooManyRequests)
-    )
+    class QuizClosed extends Schema.TaggedError<QuizClosed>()(
+      "QuizClosed",
+      { code: Schema.String, message: Schema.String },
+      HttpApiSchema.annotations({ status: 400 })
+    ) {}
+    const api = HttpApi.make("probe")
+      .add(
+        HttpApiGroup.make("things")
+          .add(HttpApiEndpoint.get("list", "/things").setUrlParams(Schema.Struct({ q: Schema.String })).addSuccess(Schema.String))
+          .add(HttpApiEndpoint.get("quiz", "/quiz").addSuccess(Schema.String).addError(QuizClosed))
+          .addError(TooManyRequests)
+      )
+      .addError(BadRequest)
     const probe: any = documentTheWire(OpenApi.fromApi(api), "http://localhost:3000")
-    const response = probe.paths["/things"].get.responses["429"]
-    expect(response.headers["Retry-After"]).toMatchObject({ required: true, schema: { type: "integer" } })
+    const list = probe.paths["/things"].get.responses
+    expect(list["429"].headers["Retry-After"]).toMatchObject({ required: true, schema: { type: "integer" } })
     expect(probe.components.schemas.TooManyRequests.properties.requestId).toBeDefined()
+    expect(list["400"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/BadRequest" })
+    expect(probe.paths["/quiz"].get.responses["400"].content["application/json"].schema).toEqual({
+      anyOf: [{ $ref: "#/components/schemas/BadRequest" }, { $ref: "#/components/schemas/QuizClosed" }]
+    })
+    expect(JSON.stringify(probe)).not.toContain("HttpApiDecodeError")
   })
 })
