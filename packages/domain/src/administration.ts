@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Timestamp } from "./common.js"
+import { Count, Timestamp } from "./common.js"
 import { PageParams } from "./page-params.js"
 
 /** SPEC 2.12 Finding. The author is not returned. */
@@ -22,7 +22,7 @@ export type VerificationStatus = typeof VerificationStatus.Type
 export const OrgChartVerification = Schema.Struct({
   status: VerificationStatus,
   lastVerifiedAt: Schema.NullOr(Timestamp),
-  intervalDays: Schema.Number,
+  intervalDays: Count,
   nextDueAt: Schema.NullOr(Timestamp),
   isDue: Schema.Boolean
 }).annotations({ identifier: "OrgChartVerification" })
@@ -41,10 +41,10 @@ export const DirectoryConnection = Schema.Struct({
   pausedAt: Schema.NullOr(Timestamp),
   pausedReason: Schema.NullOr(Schema.String),
   sendWelcomeImmediately: Schema.Boolean,
-  countProvisioned: Schema.Number,
-  countUpdated: Schema.Number,
-  countDeactivated: Schema.Number,
-  countSkipped: Schema.Number,
+  countProvisioned: Count,
+  countUpdated: Count,
+  countDeactivated: Count,
+  countSkipped: Count,
   createdAt: Timestamp
 }).annotations({ identifier: "DirectoryConnection" })
 export type DirectoryConnection = typeof DirectoryConnection.Type

@@ -6,7 +6,14 @@ export type EntityRef = typeof EntityRef.Type
 
 /** Timestamps on the wire: ISO 8601 UTC with milliseconds. Kept as strings so encoding stays cheap. */
 export const Timestamp = Schema.String.annotations({
-  format: "date-time",
+  jsonSchema: { format: "date-time" },
   description: "ISO 8601 in UTC with milliseconds",
   examples: ["2026-11-21T10:52:00.000Z"]
 })
+
+/**
+ * A whole number of things (people, rows, days). Built by the service from
+ * SQL counts, so it is published as an integer but not re-checked on every
+ * encode (DESIGN pitfall 15, like `Timestamp`).
+ */
+export const Count = Schema.Number.annotations({ jsonSchema: { type: "integer", minimum: 0 } })

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { EntityRef, Timestamp } from "./common.js"
+import { Count, EntityRef, Timestamp } from "./common.js"
 import { EntityType } from "./duty.js"
 import { PageParams } from "./page-params.js"
 
@@ -8,7 +8,7 @@ export const CompanyRole = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   description: Schema.NullOr(Schema.String),
-  memberCount: Schema.Number,
+  memberCount: Count,
   parentRoleId: Schema.NullOr(Schema.String),
   createdAt: Timestamp,
   updatedAt: Timestamp

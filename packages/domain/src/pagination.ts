@@ -1,19 +1,60 @@
-import { Schema } from "effect"
+import { Option, Schema, SchemaAST } from "effect"
+import { Count } from "./common.js"
+
+const limitMessage = () => "limit must be an integer from 1 to 100"
+
+/**
+ * `limit` as it arrives in the query string: a decimal integer written with
+ * digits only (no sign, space, exponent, hex or leading zero). Published as
+ * the integer it stands for, so generated clients send numbers.
+ */
+const LimitText = Schema.String.pipe(Schema.pattern(/^[1-9][0-9]{0,2}$/, { message: limitMessage })).annotations({
+  jsonSchema: { type: "integer", minimum: 1, maximum: 100, default: 50 }
+})
 
 /** `limit`: 1 to 100, default 50 (SPEC 4.11). Optional on the wire; defaulted by the service (DESIGN pitfall 5). */
-export const Limit = Schema.NumberFromString.pipe(
-  Schema.int(),
-  Schema.between(1, 100, { message: () => "limit must be an integer from 1 to 100" })
-)
+export const Limit = Schema.transform(LimitText, Schema.Int.pipe(Schema.between(1, 100, { message: limitMessage })), {
+  strict: true,
+  decode: (text) => Number(text),
+  encode: (limit) => String(limit)
+})
 export const defaultLimit = 50
 
+/** An envelope is a named component when its item is (`Member` -> `MemberCountedPage`), so clients share one type per listing. */
+const itemName = (item: Schema.Schema.Any) => Option.getOrUndefined(SchemaAST.getJSONIdentifier(item.ast))
+
+const nextCursor = Schema.NullOr(Schema.String).annotations({
+  description: "Pass as `cursor` to read the next page; null on the last page"
+})
+
 /** The list envelope of SPEC 2.1, without `total`. */
-export const Page = <A, I, R>(item: Schema.Schema<A, I, R>) =>
-  Schema.Struct({ data: Schema.Array(item), nextCursor: Schema.NullOr(Schema.String) })
+export const Page = <A, I, R>(item: Schema.Schema<A, I, R>) => {
+  const envelope = Schema.Struct({ data: Schema.Array(item), nextCursor })
+  const name = itemName(item)
+  return name === undefined
+    ? envelope
+    : envelope.annotations({ identifier: `${name}Page`, description: `One page of ${name} records` })
+}
 
-/** The list envelope for listings SPEC gives a `total`. */
-export const CountedPage = <A, I, R>(item: Schema.Schema<A, I, R>) =>
-  Schema.Struct({ data: Schema.Array(item), nextCursor: Schema.NullOr(Schema.String), total: Schema.Number })
+/** The list envelope for listings SPEC gives a `total`. Named `<Item>CountedPage`, so it never shares a name with a `Page` of the same item. */
+export const CountedPage = <A, I, R>(item: Schema.Schema<A, I, R>) => {
+  const envelope = Schema.Struct({
+    data: Schema.Array(item),
+    nextCursor,
+    total: Count
+  })
+  const name = itemName(item)
+  return name === undefined
+    ? envelope
+    : envelope.annotations({
+      identifier: `${name}CountedPage`,
+      description: `One page of ${name} records, with how many the whole listing holds`
+    })
+}
 
-/** A boolean query parameter: only `true` and `false` are accepted. */
-export const BooleanFromQuery = Schema.transformLiterals(["true", true], ["false", false])
+/** A boolean query parameter: only `true` and `false` are accepted. Published as a boolean. */
+export const BooleanFromQuery = Schema.transform(
+  Schema.Literal("true", "false").annotations({ jsonSchema: { type: "boolean" } }),
+  Schema.Boolean,
+  { strict: true, decode: (text) => text === "true", encode: (flag) => (flag ? "true" : "false") }
+)

@@ -1,4 +1,4 @@
-import { HttpApiScalar, HttpLayerRouter } from "@effect/platform"
+import { HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { Api } from "@tks/api/api"
 import { AuthenticationLive } from "./authentication.js"
@@ -9,14 +9,12 @@ import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
 import { TeamsHandlers } from "./handlers/teams.js"
 import { HealthRoutes } from "./health.js"
+import { OpenApiRoutes } from "./openapi.js"
 
-const ApiRoutes = HttpLayerRouter.addHttpApi(Api, { openapiPath: "/v1/openapi.json" }).pipe(
+const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
   Layer.provide([MeHandlers, TeamsHandlers, MembersHandlers, CompanyRolesHandlers, AdministrationHandlers]),
   Layer.provide(AuthenticationLive)
 )
 
-/** The docs page bundles its viewer (no CDN), so it works offline. */
-const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: Api, path: "/docs" })
-
 /** Every route of the HTTP transport. Needs the core services and DatabaseHealth. */
-export const HttpRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, HealthRoutes, ErrorBodiesLive)
+export const HttpRoutes = Layer.mergeAll(ApiRoutes, OpenApiRoutes, HealthRoutes, ErrorBodiesLive)

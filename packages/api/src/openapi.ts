@@ -1,0 +1,145 @@
+import { HttpApi, OpenApi, OpenApiJsonSchema } from "@effect/platform"
+import type * as JsonSchema from "@effect/platform/OpenApiJsonSchema"
+import { Schema } from "effect"
+import { BadRequestCode } from "@tks/domain/errors"
+import { Api } from "./api.js"
+
+/**
+ * The OpenAPI document as the wire really is. `OpenApi.fromApi` documents the
+ * contract's schemas; the transport adds to them (DESIGN pitfall 2): the
+ * framework's own decode error never reaches a caller (error-bodies.ts sends a
+ * VALIDATION_ERROR BadRequest instead), a defect is a 500 JSON body, and some
+ * statuses carry headers that error schemas cannot declare (pitfall 4).
+ */
+
+/** One description per group (its tag). A group missing here fails the contract tests. */
+export const tagDescriptions: Readonly<Record<string, string>> = {
+  me: "Who the token belongs to: the person, their organization, teams and the token's scopes.",
+  teams: "The organization's teams and how many members each has.",
+  members: "People of the organization, pending invitations and reporting lines.",
+  companyRoles: "Company roles, their curriculum, current members and RACI duties.",
+  administration: "Administration reads: findings, org-chart verification and identity-directory sync."
+}
+
+/** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */
+const InternalServerError = Schema.TaggedStruct("InternalServerError", {
+  code: Schema.Literal("INTERNAL_ERROR"),
+  message: Schema.String
+}).annotations({ identifier: "InternalServerError", description: "Something failed on the service's side; the failure is logged." })
+
+/** Headers the transport sets on an error status, which HttpApi error schemas cannot carry. */
+const headersByStatus: Readonly<Record<number, Record<string, object>>> = {
+  429: {
+    "Retry-After": { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer", minimum: 0 } }
+  }
+}
+
+/** Components the framework adds for its own decode error; callers never receive that shape. */
+const frameworkDecodeError = ["HttpApiDecodeError", "Issue", "PropertyKey"]
+
+/** The generated document, with the `servers` it is served from. */
+export type OpenApiDocument = OpenApi.OpenAPISpec & { servers: Array<OpenApi.OpenAPISpecServer> }
+
+const ref = (name: string): JsonSchema.JsonSchema => ({ $ref: `#/components/schemas/${name}` })
+const refName = (schema: object) =>
+  "$ref" in schema && typeof schema.$ref === "string" ? schema.$ref.replace("#/components/schemas/", "") : undefined
+/** The component names a response schema points at: a `$ref` or an `anyOf` of them. */
+const referencedComponents = (schema: JsonSchema.JsonSchema): Array<string> => {
+  const members: ReadonlyArray<object> = "anyOf" in schema ? schema.anyOf : [schema]
+  return members.map(refName).filter((name) => name !== undefined)
+}
+
+const operationsOf = (spec: OpenApi.OpenAPISpec) =>
+  Object.values(spec.paths).flatMap((item) => Object.values(item))
+
+/** Pure: the framework's document plus what the transport really sends. Exported for the contract tests. */
+export const documentTheWire = (spec: OpenApi.OpenAPISpec, publicUrl: string): OpenApiDocument => {
+  const document: OpenApiDocument = {
+    ...structuredClone(spec),
+    servers: [{ url: publicUrl.replace(/\/+$/, ""), description: "This service (PUBLIC_URL)" }]
+  }
+  const schemas = document.components.schemas
+  OpenApiJsonSchema.makeWithDefs(InternalServerError, { defs: schemas })
+
+  document.tags = document.tags.map((tag) => {
+    const description = tagDescriptions[tag.name]
+    return description === undefined ? tag : { ...tag, description }
+  })
+
+  for (const operation of operationsOf(document)) {
+    const badRequest = operation.responses[400]?.content?.["application/json"]?.schema
+    if (badRequest !== undefined) {
+      // error-bodies.ts answers a failed decode with BadRequest; other 400 bodies an endpoint declares stay.
+      const names = [...new Set(["BadRequest", ...referencedComponents(badRequest)])]
+        .filter((name) => !frameworkDecodeError.includes(name))
+      operation.responses[400] = {
+        description:
+          "Bad input. VALIDATION_ERROR lists each invalid parameter in `issues`; other codes name the rule that was broken.",
+        content: { "application/json": { schema: names.length === 1 ? ref(names[0]!) : { anyOf: names.map(ref) } } }
+      }
+    }
+    operation.responses[500] ??= {
+      description: "An unexpected failure on the service's side; it is logged.",
+      content: { "application/json": { schema: ref("InternalServerError") } }
+    }
+    for (const [status, headers] of Object.entries(headersByStatus)) {
+      const response = operation.responses[Number(status)]
+      if (response !== undefined) Object.assign(response, { headers })
+    }
+  }
+
+  const errorComponents = new Set(
+    operationsOf(document).flatMap((operation) =>
+      Object.entries(operation.responses)
+        .filter(([status]) => Number(status) >= 400)
+        .flatMap(([, response]) => {
+          const schema = response.content?.["application/json"]?.schema
+          return schema === undefined ? [] : referencedComponents(schema)
+        })
+    )
+  )
+  for (const name of errorComponents) addRequestId(schemas[name])
+  describeBadRequest(schemas.BadRequest)
+
+  // In this order each one is referenced only by the one before it.
+  for (const name of frameworkDecodeError) {
+    if (!JSON.stringify(document).includes(`"#/components/schemas/${name}"`)) delete schemas[name]
+  }
+  return document
+}
+
+/** Every error body may carry the request's id, so a caller can quote it. */
+const addRequestId = (schema: JsonSchema.JsonSchema | undefined) => {
+  if (schema === undefined || !("properties" in schema)) return
+  schema.properties.requestId ??= {
+    type: "string",
+    description: "The request's X-Request-Id, to quote when reporting a problem"
+  }
+}
+
+const describeBadRequest = (schema: JsonSchema.JsonSchema | undefined) => {
+  if (schema === undefined || !("properties" in schema)) return
+  const { code, issues } = schema.properties
+  if (code !== undefined) {
+    schema.properties.code = { ...code, description: "A stable code", examples: Object.values(BadRequestCode) }
+  }
+  if (issues !== undefined) {
+    schema.properties.issues = { ...issues, description: "With VALIDATION_ERROR: one entry per invalid parameter" }
+  }
+}
+
+const documents = new Map<string, OpenApiDocument>()
+
+/** The document served at /v1/openapi.json and by /docs, computed once per public URL. */
+export const openApiDocument = (publicUrl: string): OpenApiDocument => {
+  let document = documents.get(publicUrl)
+  if (document === undefined) {
+    document = documentTheWire(OpenApi.fromApi(Api), publicUrl)
+    documents.set(publicUrl, document)
+  }
+  return document
+}
+
+/** The contract with `OpenApi.Transform` set to `document`, for the framework's docs page. */
+export const apiServing = (document: OpenApiDocument): HttpApi.HttpApi.Any =>
+  Api.annotate(OpenApi.Transform, () => document)

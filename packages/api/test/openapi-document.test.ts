@@ -1,0 +1,52 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Api } from "@tks/api/api"
+import { openApiDocument, tagDescriptions } from "@tks/api/openapi"
+import { Member } from "@tks/domain/member"
+import { CountedPage, Page } from "@tks/domain/pagination"
+import { Option, SchemaAST } from "effect"
+import { componentOf, document, operations, schemas } from "./openapi-support.js"
+
+describe("the OpenAPI document", () => {
+  it("servers is the public URL the service is given, without a trailing slash", () => {
+    expect(document.servers).toEqual([{ url: "https://tks.example.test", description: expect.any(String) }])
+    expect(openApiDocument("http://localhost:4000/").servers[0]?.url).toBe("http://localhost:4000")
+  })
+
+  it("is computed once per public URL", () => {
+    expect(openApiDocument("https://tks.example.test")).toBe(document)
+  })
+
+  it("every group of the contract has a tag description (add one to tagDescriptions for a new group)", () => {
+    const groups = Object.keys(Api.groups)
+    expect(groups.length).toBeGreaterThanOrEqual(5)
+    for (const group of groups) expect(tagDescriptions[group], `tagDescriptions.${group}`).toEqual(expect.any(String))
+    expect(Object.keys(tagDescriptions).sort()).toEqual([...groups].sort())
+    for (const tag of document.tags) expect(tag.description, tag.name).toBe(tagDescriptions[tag.name])
+  })
+
+  it("every list response is a named envelope component over a named item", () => {
+    const lists = operations.filter(({ operation }) => {
+      const name = componentOf(operation.responses["200"].content["application/json"].schema)
+      return name !== undefined && schemas[name].properties?.nextCursor !== undefined
+    })
+    expect(lists.length).toBeGreaterThanOrEqual(8)
+    for (const { label, operation } of operations) {
+      const schema = operation.responses["200"].content["application/json"].schema
+      expect(JSON.stringify(schema).includes("nextCursor"), `${label} has an inline envelope`).toBe(false)
+    }
+    for (const { label, operation } of lists) {
+      const name = componentOf(operation.responses["200"].content["application/json"].schema)!
+      const item = componentOf(schemas[name].properties.data.items)
+      expect(item, label).toBeDefined()
+      expect([`${item}Page`, `${item}CountedPage`], label).toContain(name)
+      expect(schemas[name].required, label).toEqual(expect.arrayContaining(["data", "nextCursor"]))
+    }
+    expect(schemas.MemberCountedPage.required).toContain("total")
+  })
+
+  it("a Page and a CountedPage of the same item never share a component name", () => {
+    const name = (ast: SchemaAST.AST) => Option.getOrUndefined(SchemaAST.getIdentifierAnnotation(ast))
+    expect(name(Page(Member).ast)).toBe("MemberPage")
+    expect(name(CountedPage(Member).ast)).toBe("MemberCountedPage")
+  })
+})

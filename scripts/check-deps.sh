@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The dependency rules of DESIGN 3 (.dependency-cruiser.cjs): no import
+# cycles, repositories only inside packages/core, packages/domain imports no
+# other workspace package and no I/O, packages/api imports only the domain,
+# and no package reaches into another by a relative path.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+npx depcruise --config .dependency-cruiser.cjs --output-type err-long packages apps scripts
