@@ -40,11 +40,13 @@ const granted = (rule: Pick<RateLimitRule, "code" | "message">, verdict: Verdict
  *   shared count last read back plus what this process counted since, and a
  *   background fiber sends the local counts and reads back the shared ones in
  *   one statement every `flushInterval`. With one process it is exact. With
- *   N processes a token can get past the limit by at most what the other
- *   N - 1 processes grant it within about two flush intervals (each has not
- *   yet seen the others' latest counts), and never more than N times the
- *   limit in a window; at 600 per minute and one second, a token spread
- *   evenly over 2 processes gets at most about 20 extra a minute.
+ *   N processes, a process deciding has seen the others' grants up to about
+ *   two flush intervals ago (their flush, then its own), so a token gets past
+ *   the limit by at most what the other N - 1 processes grant it in about two
+ *   flush intervals, and never more than N times the limit in a window. E.g.
+ *   a client sending 20 requests a second to each of 2 processes, 1 s
+ *   flushes: at most about 40 past 600 in that minute. Counts only grow
+ *   within a window, so a refusal is never wrong.
  */
 export const makeRateLimiter = (settings: RateLimiterSettings) =>
   Effect.gen(function*() {
