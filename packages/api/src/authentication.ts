@@ -2,6 +2,7 @@ import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Forbidden, NotFound, ServiceUnavailable, Unauthorized } from "@tks/domain/errors"
 import { CurrentAccess } from "@tks/domain/policy"
+import { TooManyRequests } from "@tks/domain/rate-limit"
 
 /**
  * Every /v1 endpoint requires `Authorization: Bearer <token>` (SPEC 5), and
@@ -9,7 +10,7 @@ import { CurrentAccess } from "@tks/domain/policy"
  * the handler runs with the caller's `Access`, or not at all.
  */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("@tks/api/Authentication", {
-  failure: Schema.Union(Unauthorized, Forbidden, NotFound, ServiceUnavailable),
+  failure: Schema.Union(Unauthorized, Forbidden, NotFound, TooManyRequests, ServiceUnavailable),
   provides: CurrentAccess,
   security: {
     bearer: HttpApiSecurity.bearer.pipe(

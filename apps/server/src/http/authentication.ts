@@ -4,19 +4,23 @@ import { Api } from "@tks/api/api"
 import { Authentication } from "@tks/api/authentication"
 import { policiesByRoute } from "@tks/api/authorization"
 import { Authenticator } from "@tks/core/auth/service"
+import { RateLimiter } from "@tks/core/rate-limits/service"
 import { authorize, isAccess } from "@tks/domain/policy"
 import { withInfrastructureErrors } from "./infrastructure-errors.js"
+import { perTokenLimit } from "./rate-limit.js"
 
 /**
  * The one place the HTTP transport decides who may call what: the bearer
- * token is resolved to the person as they are now, then the matched
- * endpoint's declared policy is checked, and the handler runs with the
- * resulting `Access`.
+ * token is resolved to the person as they are now, the call is counted
+ * against the token's default rate limit, then the matched endpoint's
+ * declared policy is checked, and the handler runs with the resulting
+ * `Access`.
  */
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const authenticator = yield* Authenticator
+    const limiter = yield* RateLimiter
     const { byRoute, missing } = policiesByRoute(Api)
     // Fail closed, at start: an endpoint nobody declared a policy for would otherwise be open.
     if (missing.length > 0) return yield* Effect.dieMessage(`Endpoints without a declared policy: ${missing.join(", ")}`)
@@ -24,6 +28,7 @@ export const AuthenticationLive = Layer.effect(
       bearer: (token) =>
         Effect.gen(function*() {
           const actor = yield* withInfrastructureErrors(authenticator.authenticate(Redacted.value(token)))
+          yield* perTokenLimit(limiter, actor)
           const route = yield* HttpRouter.RouteContext
           const policy = byRoute.get(`${route.route.method} ${route.route.path}`)
           if (policy === undefined) return yield* Effect.dieMessage(`No policy for ${route.route.method} ${route.route.path}`)

@@ -1,0 +1,48 @@
+import { HttpApp, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import type { Actor } from "@tks/domain/actor"
+import { type RateLimitDecision, TooManyRequests } from "@tks/domain/rate-limit"
+import type { RateLimiter } from "@tks/core/rate-limits/service"
+
+const REMAINING = "ratelimit-remaining"
+
+const decisionHeaders = (decision: RateLimitDecision) => ({
+  "ratelimit-limit": String(decision.limit),
+  [REMAINING]: String(decision.remaining),
+  "ratelimit-reset": String(decision.resetSeconds)
+})
+
+/**
+ * A granted call's `RateLimit-*` headers. When several limits apply to one
+ * request (the default per-token one, then an endpoint's own), the response
+ * reports the one with the fewest calls left.
+ */
+const reportDecision = (decision: RateLimitDecision) =>
+  HttpApp.appendPreResponseHandler((_request, response) => {
+    const reported = Number(response.headers[REMAINING] ?? Number.POSITIVE_INFINITY)
+    return Effect.succeed(decision.remaining < reported ? HttpServerResponse.setHeaders(response, decisionHeaders(decision)) : response)
+  })
+
+/** A refusal's `Retry-After` and `RateLimit-*` headers; error schemas carry no headers (DESIGN pitfall 4). */
+const reportRefusal = (error: TooManyRequests) =>
+  HttpApp.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeaders(response, {
+      "retry-after": String(error.retryAfterSeconds),
+      ...decisionHeaders({ limit: error.limit, remaining: 0, resetSeconds: error.retryAfterSeconds })
+    }))
+  )
+
+/**
+ * Puts a rate-limit check's outcome on the response: the `RateLimit-*`
+ * headers when granted, `Retry-After` too when refused (the 429 body is the
+ * TooManyRequests error itself). Wrap every `consume` a handler makes.
+ */
+export const withRateLimitHeaders = <E, R>(check: Effect.Effect<RateLimitDecision, E, R>) =>
+  check.pipe(
+    Effect.tap(reportDecision),
+    Effect.tapError((error) => (error instanceof TooManyRequests ? reportRefusal(error) : Effect.void))
+  )
+
+/** The default limit every authenticated /v1 request counts against: RATE_LIMIT_PER_MINUTE per access token. */
+export const perTokenLimit = (limiter: RateLimiter, actor: Actor) =>
+  withRateLimitHeaders(limiter.hit({ organizationId: actor.organizationId, key: actor.tokenId }))

@@ -1,0 +1,21 @@
+import { Duration, Effect, Layer } from "effect"
+import { RateLimitRepo } from "./repo.js"
+
+const SWEEP_EVERY = Duration.minutes(5)
+
+/** Deletes the counters whose windows have all ended, in one statement. */
+export const sweepExpiredCounters = RateLimitRepo.pipe(
+  Effect.flatMap((repo) => repo.deleteExpired),
+  Effect.catchAll((error) => Effect.logWarning("rate-limit counters not swept", error))
+)
+
+/**
+ * A background fiber, ending with the service, that sweeps the ended
+ * counters every few minutes. Every process runs it; the DELETE is
+ * idempotent, so several sweeping at once is harmless.
+ */
+export const RateLimitSweepLive = Layer.scopedDiscard(
+  Effect.forkScoped(
+    Effect.forever(Effect.zipRight(Effect.sleep(SWEEP_EVERY), sweepExpiredCounters)).pipe(Effect.withTracerEnabled(false))
+  )
+).pipe(Layer.provide(RateLimitRepo.Default))
