@@ -57,6 +57,8 @@ export interface components {
             path: string;
             message: string;
         };
+        /** int */
+        Int: number;
         InternalServerError: {
             /** @enum {string} */
             _tag: "InternalServerError";
@@ -111,6 +113,15 @@ export interface components {
             message: string;
             /** @enum {string} */
             _tag: "ServiceUnavailable";
+            requestId?: string;
+        };
+        TooManyRequests: {
+            code: string;
+            message: string;
+            limit: components["schemas"]["Int"];
+            retryAfterSeconds: components["schemas"]["Int"];
+            /** @enum {string} */
+            _tag: "TooManyRequests";
             requestId?: string;
         };
         Unauthorized: {
@@ -176,6 +187,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
                 };
             };
             500: {
@@ -245,6 +265,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
                 };
             };
             500: {
