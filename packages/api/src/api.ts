@@ -24,6 +24,6 @@ export class Api extends HttpApi.make("tks")
       title: "Training and Knowledge Service",
       version: "1.0.0",
       description:
-        "Business knowledge, the org chart and the training built on it. Every path is under /v1, every request carries `Authorization: Bearer <token>`, and every error body is `{code, message, ...}`."
+        "Business knowledge, the org chart and the training built on it. Every path is under /v1, every request carries `Authorization: Bearer <token>`, and every error body is `{code, message, ...}`.\n\nEvery authenticated request counts against its access token's rate limit (600 per minute by default, shared by all server processes). Responses carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds); a 429 carries `Retry-After` (seconds) and `{code: \"RATE_LIMITED\", message, limit, retryAfterSeconds}`."
     })
   ) {}
