@@ -45,7 +45,7 @@ describe("no tracked file names an absolute path of a machine", () => {
       "c.sh": `cd ${rooted("tmp", "checkout")} && ls\n`,
       "d.json": JSON.stringify({ dir: rooted("Users", "ann", "code") }),
       "e.txt": `file://${rooted("root", "x")}\n`,
-      "f.txt": "C:\\Users\\ann\\tks\n"
+      "f.txt": `${["C:", "Users", "ann", "tks"].join("\\")}\n`
     })
     expect(run.status).toBe(1)
     for (const hit of ["a.ts:1:", "b.md:2:", "c.sh:1:", "d.json:1:", "e.txt:1:", "f.txt:1:"]) {
