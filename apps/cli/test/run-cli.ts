@@ -1,5 +1,9 @@
 import { spawn } from "node:child_process"
+import { resolve } from "node:path"
 import { Effect } from "effect"
+
+/** The checkout that holds this file: the CLI under test is always its own. */
+export const repositoryRoot = resolve(import.meta.dirname, "../../..")
 
 export interface CliRun {
   readonly code: number | null
@@ -15,7 +19,7 @@ export interface CliRun {
 export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   Effect.async<CliRun>((resume) => {
     const child = spawn("npx", ["tsx", "apps/cli/src/main.ts", ...args], {
-      cwd: "/work/main",
+      cwd: repositoryRoot,
       env: { ...process.env, DATABASE_URL: "", NO_COLOR: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })

@@ -1,9 +1,60 @@
-import { Config } from "effect"
+import { Config, ConfigError, Either, Option } from "effect"
 
-/** The HTTP listener: PORT (default 3000), HOST (default 0.0.0.0), PUBLIC_URL (how callers reach it). */
+/**
+ * A variable read as text and parsed by `parse`; on bad input the start-up
+ * error names the variable, what it accepts and what it got, e.g.
+ * `PORT must be a port number (1-65535), got "abc"`.
+ */
+export const setting = <A>(name: string, accepts: string, parse: (text: string) => A | undefined): Config.Config<A> =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) => {
+      const value = parse(text)
+      return value === undefined
+        ? Either.left(ConfigError.InvalidData([], `${name} must be ${accepts}, got ${JSON.stringify(text)}`))
+        : Either.right(value)
+    })
+  )
+
+const portNumber = (text: string) => {
+  const trimmed = text.trim()
+  const port = /^\d{1,5}$/.test(trimmed) ? Number(trimmed) : Number.NaN
+  return port >= 1 && port <= 65_535 ? port : undefined
+}
+
+const flags: Record<string, boolean> = { true: true, yes: true, on: true, "1": true, false: false, no: false, off: false, "0": false }
+
+const httpUrl = (text: string) => {
+  try {
+    const url = new URL(text.trim())
+    return url.protocol === "http:" || url.protocol === "https:" ? text.trim().replace(/\/+$/, "") : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** NODE_ENV=production: logs as JSON, no demo organization unless asked, no token ever printed. */
+export const Production = Config.string("NODE_ENV").pipe(
+  Config.withDefault("development"),
+  Config.map((env) => env.trim().toLowerCase() === "production")
+)
+
+/** `config`, or when its variable is unset the default for this environment (production or not). */
+export const withEnvironmentDefault = <A>(config: Config.Config<A>, fallback: (production: boolean) => A) =>
+  Config.all([Production, Config.option(config)]).pipe(
+    Config.map(([production, value]) => Option.getOrElse(value, () => fallback(production)))
+  )
+
+/**
+ * The HTTP listener: PORT (default 3000), HOST (default 0.0.0.0), PUBLIC_URL
+ * (how callers reach it), and SEED_DEMO (default true, false in production).
+ */
 export const ServerConfig = Config.all({
-  port: Config.port("PORT").pipe(Config.withDefault(3000)),
-  host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
-  publicUrl: Config.option(Config.string("PUBLIC_URL")),
-  seedDemo: Config.boolean("SEED_DEMO").pipe(Config.withDefault(true))
+  production: Production,
+  port: setting("PORT", "a port number (1-65535)", portNumber).pipe(Config.withDefault(3000)),
+  host: Config.nonEmptyString("HOST").pipe(Config.withDefault("0.0.0.0")),
+  publicUrl: Config.option(setting("PUBLIC_URL", "an http:// or https:// URL", httpUrl)),
+  seedDemo: withEnvironmentDefault(
+    setting("SEED_DEMO", "true or false", (text) => flags[text.trim().toLowerCase()]),
+    (production) => !production
+  )
 })

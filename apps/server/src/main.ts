@@ -8,16 +8,17 @@ import { DatabaseLive } from "@tks/db/client"
 import { DatabaseHealth } from "@tks/db/health"
 import { EmbeddedMaintenanceLive } from "@tks/db/maintenance"
 import { MigrationsLive } from "@tks/db/migrate"
-import { ServerConfig } from "./config.js"
 import { HttpRoutes } from "./http/routes.js"
 import { LoggingLive } from "./observability/logging.js"
 import { TracingLive } from "./observability/tracing.js"
 import { banner } from "./startup/banner.js"
 import { DemoSeedLive, DemoTokens } from "./startup/demo.js"
+import { reportStartupFailure } from "./startup/failure.js"
+import { preflight } from "./startup/preflight.js"
 
 /** The composition root: one process serving HTTP over the database; shuts down cleanly on SIGINT/SIGTERM. */
 const main = Effect.gen(function*() {
-  const config = yield* ServerConfig
+  const config = yield* preflight
   // Migrations run before any service touches the database.
   const Database = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
   const Services = Layer.merge(DemoSeedLive(config.seedDemo), EmbeddedMaintenanceLive).pipe(
@@ -34,9 +35,16 @@ const main = Effect.gen(function*() {
   return yield* Effect.gen(function*() {
     const tokens = yield* DemoTokens
     const url = Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`)
-    yield* Console.log(banner(url, tokens))
+    // stderr: stdout carries only log lines (all JSON with LOG_FORMAT=json).
+    yield* Console.error(banner(url, tokens, { production: config.production }))
     return yield* Effect.never
   }).pipe(Effect.provide(Server))
 })
 
-main.pipe(Effect.provide(Layer.mergeAll(LoggingLive, TracingLive)), NodeRuntime.runMain({ disablePrettyLogger: true }))
+main.pipe(
+  // Logging first, so the tracing layer's own start-up line is already formatted.
+  Effect.provide(TracingLive.pipe(Layer.provideMerge(LoggingLive))),
+  // A failed start is one line on stderr and exit code 1 (runMain's).
+  Effect.tapErrorCause(reportStartupFailure),
+  NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
+)

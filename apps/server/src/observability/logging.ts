@@ -1,17 +1,48 @@
 import { Config, Effect, Layer, Logger, LogLevel } from "effect"
+import { setting, withEnvironmentDefault } from "../config.js"
 
 /**
- * Structured logs: JSON lines (LOG_FORMAT=json, the default when
+ * The names the README documents, matched case-insensitively, plus Effect's
+ * own `warn` and `fatal`. Config.logLevel takes only Effect's labels and
+ * stops the service on `Warning` (DESIGN pitfall 20).
+ */
+const levels: Record<string, LogLevel.LogLevel> = {
+  all: LogLevel.All,
+  trace: LogLevel.Trace,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warning: LogLevel.Warning,
+  warn: LogLevel.Warning,
+  error: LogLevel.Error,
+  fatal: LogLevel.Fatal,
+  none: LogLevel.None
+}
+
+export const LogLevelConfig = setting(
+  "LOG_LEVEL",
+  "one of All, Trace, Debug, Info, Warning, Error, None (any case; warn and fatal too)",
+  (text) => levels[text.trim().toLowerCase()]
+).pipe(Config.withDefault(LogLevel.Info))
+
+const formats = ["json", "logfmt", "pretty"] as const
+type LogFormat = (typeof formats)[number]
+
+export const LogFormatConfig = withEnvironmentDefault<LogFormat>(
+  setting("LOG_FORMAT", "json, logfmt or pretty", (text) => formats.find((format) => format === text.trim().toLowerCase())),
+  (production) => production ? "json" : "logfmt"
+)
+
+/**
+ * Structured logs on stdout: JSON lines (LOG_FORMAT=json, the default when
  * NODE_ENV=production) or a readable form for a terminal; LOG_LEVEL sets
- * the minimum level (default info).
+ * the minimum level (default Info). Everything else the process says (the
+ * start banner, a start-up failure) goes to stderr, so with JSON every stdout
+ * line parses.
  */
 export const LoggingLive = Layer.unwrapEffect(
   Effect.gen(function*() {
-    const production = (yield* Config.string("NODE_ENV").pipe(Config.withDefault("development"))) === "production"
-    const format = yield* Config.literal("json", "logfmt", "pretty")("LOG_FORMAT").pipe(
-      Config.withDefault(production ? "json" : "logfmt")
-    )
-    const level = yield* Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+    const format = yield* LogFormatConfig
+    const level = yield* LogLevelConfig
     const logger = format === "json" ? Logger.json : format === "pretty" ? Logger.pretty : Logger.logFmt
     return Layer.merge(logger, Logger.minimumLogLevel(level))
   })

@@ -8,8 +8,16 @@ const people: ReadonlyArray<readonly [key: string, who: string]> = [
   ["kai", "Kai Sato, external"]
 ]
 
-/** What a person who just ran `npm start` needs: where it is and ready-to-paste calls. */
-export const banner = (baseUrl: string, tokens: Option.Option<Record<string, string>>): string => {
+/**
+ * What a person who just ran `npm start` needs: where it is and ready-to-paste
+ * calls. In production (NODE_ENV=production) it names no token, even when the
+ * demo organization exists: logs are kept and shipped, tokens must not be.
+ */
+export const banner = (
+  baseUrl: string,
+  tokens: Option.Option<Record<string, string>>,
+  options: { readonly production: boolean }
+): string => {
   const lines = [
     "",
     "Training and Knowledge Service is up.",
@@ -19,6 +27,10 @@ export const banner = (baseUrl: string, tokens: Option.Option<Record<string, str
     `  Health:   ${baseUrl}/health   Ready: ${baseUrl}/ready`,
     ""
   ]
+  if (options.production && Option.isSome(tokens)) {
+    lines.push("The demo organization exists; its tokens are not printed when NODE_ENV=production.", "")
+    return lines.join("\n")
+  }
   if (Option.isNone(tokens)) {
     lines.push("Create a token with: pnpm cli token create --org <orgId> --user <userId> --scopes content:write", "")
     return lines.join("\n")

@@ -9,6 +9,16 @@ export class DemoTokens extends Context.Tag("@tks/server/DemoTokens")<DemoTokens
 const TokensFile = Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.String }))
 
 /**
+ * Created owner-only (0600) from the first byte: a file made readable and
+ * narrowed afterwards can be opened in between, and a file left from an
+ * earlier database would keep its old mode, so that one is removed first.
+ */
+const writeOwnerOnly = (fs: FileSystem.FileSystem, file: string, content: string) =>
+  fs.remove(file, { force: true }).pipe(
+    Effect.zipRight(fs.writeFileString(file, content, { flag: "wx", mode: 0o600 }))
+  )
+
+/**
  * On first start with an empty database the demo organization is created.
  * Its tokens exist only as hashes in the database, so on the embedded
  * database they are also kept beside the data (DATA_DIR/demo-tokens.json)
@@ -27,7 +37,7 @@ export const DemoSeedLive = (enabled: boolean) =>
       const seeded = yield* seedDemoIfEmpty
       if (Option.isSome(seeded)) {
         yield* Effect.logInfo(`demo organization created: ${seeded.value.organizationId}`)
-        if (embedded) yield* fs.writeFileString(file, JSON.stringify(seeded.value.tokens, null, 2))
+        if (embedded) yield* writeOwnerOnly(fs, file, JSON.stringify(seeded.value.tokens, null, 2))
         return Option.some(seeded.value.tokens)
       }
       if (!embedded || !(yield* fs.exists(file))) return Option.none()
