@@ -46,7 +46,7 @@ describe("pnpm cli org import", () => {
       expect(yield* organizationCount).toBe(0)
     }), slow)
 
-  it.live("imports the demo fixture and prints the ImportResult as JSON; its tokens can be created and revoked", () =>
+  it.live("imports the demo fixture and prints the ImportResult as JSON; its tokens can be created and revoked, never for a person who has left", () =>
     Effect.gen(function*() {
       const file = write("demo.json", demoFixture())
       const run = yield* runCli(["org", "import", file], { DATA_DIR: dataDir })
@@ -67,6 +67,15 @@ describe("pnpm cli org import", () => {
       const token: { id: string; token: string; expiresAt: string } = JSON.parse(created.stdout)
       expect(token.token).toMatch(/^tks_/)
       expect(new Date(token.expiresAt).getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000)
+
+      // Liam has left the organization: no token for him, and a sentence that says why.
+      const refused = yield* runCli(
+        ["token", "create", "--org", result.organizationId, "--user", result.ids.people["liam"] ?? "", "--scopes", "content:write"],
+        { DATA_DIR: dataDir }
+      )
+      expect(refused.code).toBe(1)
+      expect(refused.stdout).toBe("")
+      expect(refused.stderr).toContain("This person has left the organization")
 
       const revoked = yield* runCli(["token", "revoke", token.id], { DATA_DIR: dataDir })
       expect(revoked.code).toBe(0)
