@@ -185,6 +185,13 @@ layer(TestLayer)("company role duties (SPEC 4.2, 2.4)", (it) => {
       expect(yield* duties(acme, "adam", acme.roleId("idle"))).toEqual({ data: [], nextCursor: null })
     }))
 
+  it.effect("a role whose duties sit only on archived or superseded records lists nothing", () =>
+    Effect.gen(function*() {
+      const { acme } = yield* setup
+      // An archived topic, a superseded item and an archived space.
+      expect(yield* duties(acme, "adam", acme.roleId("legacyKeeper"))).toEqual({ data: [], nextCursor: null })
+    }))
+
   it.effect("404 for a role read from another organization and for an unknown id", () =>
     Effect.gen(function*() {
       const { acme, other } = yield* setup
