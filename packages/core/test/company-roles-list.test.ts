@@ -64,7 +64,7 @@ layer(TestLayer)("GET /v1/company-roles (SPEC 4.2, 2.3)", (it) => {
       expect(names((yield* list(other, "otto")).data)).toEqual(["Alpha Other"])
     }))
 
-  it.effect("a role carries its fields; memberCount counts current holders who are active", () =>
+  it.effect("memberCount counts current holders who are active; parentRoleId names the parent", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup
       const page = yield* list(acme, "adam", { query: "engineer" })
@@ -78,8 +78,6 @@ layer(TestLayer)("GET /v1/company-roles (SPEC 4.2, 2.3)", (it) => {
         memberCount: 3,
         parentRoleId: null
       })
-      expect(engineer.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
-      expect(engineer.updatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
       const sre = (yield* list(acme, "adam", { query: "reliab" })).data[0]!
       expect(sre.parentRoleId).toBe(acme.roleId("eng"))
       expect(sre.memberCount).toBe(1)
