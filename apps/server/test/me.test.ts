@@ -1,56 +1,50 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import type { OrgFixtureInput } from "@tks/core/org-import/schema"
-import { badTokens, callerMatrixOnce } from "./support/callers.js"
+import { acmeCallerMatrix, badTokens } from "./support/callers.js"
 import { clientFor, raw, TestServerLive } from "./support/server.js"
 
-const fixture: OrgFixtureInput = {
-  organization: { name: "Me Org", plan: "pro" },
-  people: [
-    { key: "scoped", name: "Sam Scoped", email: "sam@me.test", role: "admin", tokenScopes: ["training:assign", "content:write"] },
-    { key: "narrator", name: "Nora Narrator", email: "nora@me.test", role: "viewer", tokenScopes: ["narration:synthesize"] },
-    { key: "gone", name: "Gina Gone", email: "gina@me.test", role: "admin", status: "DEACTIVATED", tokenScopes: [] }
-  ],
-  teams: [{ key: "alpha", name: "alpha squad", members: [{ person: "teamAdmin", role: "team-viewer" }, { person: "scoped" }] }]
-}
-
-const setup = callerMatrixOnce(fixture)
+/** Acme's callers; Sue and Nora hold scoped tokens, Gus has left. */
+const setup = acmeCallerMatrix
 
 layer(TestServerLive, { excludeTestServices: true })("GET /v1/me", (it) => {
   describe("each caller kind sees themself", () => {
-    it.effect("owner, admin and billing admin: their person, organization and role, no teams, no scopes", () =>
+    it.effect("owner, admin and billing admin: their person, organization, role and teams, no scopes", () =>
       Effect.gen(function*() {
-        const { result, tokens } = yield* setup
+        const { result, tokens, userIds } = yield* setup
         const people = [
-          ["owner", "Olivia Owner", "olivia@matrix.test", "owner"],
-          ["admin", "Adam Admin", "adam@matrix.test", "admin"],
-          ["billingAdmin", "Bella Billing", "bella@matrix.test", "billing-admin"]
+          ["owner", "Olivia Owner", "olivia@acme.test", "owner"],
+          ["admin", "adam Admin", "adam@acme.test", "admin"],
+          ["billingAdmin", "Bella Billing", "bella@acme.test", "billing-admin"]
         ] as const
-        for (const [key, name, email, role] of people) {
-          const client = yield* clientFor(tokens[key])
+        for (const [kind, name, email, role] of people) {
+          const client = yield* clientFor(tokens[kind])
           expect(yield* client.me.get()).toEqual({
-            id: result.ids.people[key],
+            id: userIds[kind],
             name,
             email,
-            organization: { id: result.organizationId, name: "Me Org" },
+            organization: { id: result.organizationId, name: "Acme" },
             role,
-            teams: [],
+            // Olivia also administers the night shift team.
+            teams: kind === "owner" ? [{ id: result.ids.teams.nightShift, name: "night shift", role: "team-admin" }] : [],
             scopes: []
           })
         }
       }))
 
-    it.effect("viewer: role viewer with their team membership as team-viewer", () =>
+    it.effect("viewer: role viewer with their team memberships as team-viewer", () =>
       Effect.gen(function*() {
-        const { result, tokens } = yield* setup
+        const { result, tokens, userIds } = yield* setup
         const me = yield* (yield* clientFor(tokens.viewer)).me.get()
         expect(me).toEqual({
-          id: result.ids.people.viewer,
+          id: userIds.viewer,
           name: "Victor Viewer",
-          email: "victor@matrix.test",
-          organization: { id: result.organizationId, name: "Me Org" },
+          email: "victor@acme.test",
+          organization: { id: result.organizationId, name: "Acme" },
           role: "viewer",
-          teams: [{ id: result.ids.teams.matrixTeam, name: "Matrix Team", role: "team-viewer" }],
+          teams: [
+            { id: result.ids.teams.alpha, name: "Alpha", role: "team-viewer" },
+            { id: result.ids.teams.ops, name: "Ops", role: "team-viewer" }
+          ],
           scopes: []
         })
       }))
@@ -61,16 +55,16 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/me", (it) => {
         const me = yield* (yield* clientFor(tokens.teamAdmin)).me.get()
         expect(me.role).toBe("viewer")
         expect(me.teams).toEqual([
-          { id: result.ids.teams.alpha, name: "alpha squad", role: "team-viewer" },
-          { id: result.ids.teams.matrixTeam, name: "Matrix Team", role: "team-admin" }
+          { id: result.ids.teams.alpha, name: "Alpha", role: "team-viewer" },
+          { id: result.ids.teams.ops, name: "Ops", role: "team-admin" }
         ])
       }))
 
     it.effect("external: role external, on no team", () =>
       Effect.gen(function*() {
-        const { result, tokens } = yield* setup
+        const { tokens, userIds } = yield* setup
         const me = yield* (yield* clientFor(tokens.external)).me.get()
-        expect(me).toMatchObject({ id: result.ids.people.external, role: "external", teams: [], scopes: [] })
+        expect(me).toMatchObject({ id: userIds.external, role: "external", teams: [], scopes: [] })
       }))
 
     it.effect("another organization's admin sees their own organization, nothing of this one", () =>
@@ -78,12 +72,12 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/me", (it) => {
         const { other, tokens } = yield* setup
         const me = yield* (yield* clientFor(tokens.otherOrgAdmin)).me.get()
         expect(me).toEqual({
-          id: other.ids.people.otherOrgAdmin,
+          id: other.ids.people.otto,
           name: "Otto Other",
           email: "otto@other.test",
-          organization: { id: other.organizationId, name: "Other Org" },
+          organization: { id: other.organizationId, name: "Other" },
           role: "admin",
-          teams: [],
+          teams: [{ id: other.ids.teams.otherTeam, name: "Other Team", role: "team-viewer" }],
           scopes: []
         })
       }))
@@ -93,15 +87,15 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/me", (it) => {
     it.effect("an admin's token with training:assign and content:write reports exactly those", () =>
       Effect.gen(function*() {
         const { result } = yield* setup
-        const me = yield* (yield* clientFor(result.tokens.scoped)).me.get()
+        const me = yield* (yield* clientFor(result.tokens.sue)).me.get()
         expect([...me.scopes].sort()).toEqual(["content:write", "training:assign"])
-        expect(me.teams).toEqual([{ id: result.ids.teams.alpha, name: "alpha squad", role: "team-viewer" }])
+        expect(me).toMatchObject({ name: "Sue Scoped", role: "admin", teams: [] })
       }))
 
     it.effect("a viewer's narration-only token reports narration:synthesize only", () =>
       Effect.gen(function*() {
         const { result } = yield* setup
-        const me = yield* (yield* clientFor(result.tokens.narrator)).me.get()
+        const me = yield* (yield* clientFor(result.tokens.nora)).me.get()
         expect(me.scopes).toEqual(["narration:synthesize"])
       }))
   })
@@ -121,7 +115,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/me", (it) => {
     it.effect("a deactivated person's token is refused", () =>
       Effect.gen(function*() {
         const { result } = yield* setup
-        const response = yield* raw("GET", "/v1/me", { token: result.tokens.gone })
+        const response = yield* raw("GET", "/v1/me", { token: result.tokens.gus })
         expect(response.status).toBe(401)
         expect(response.json).toMatchObject({ code: "UNAUTHORIZED", message: expect.any(String) })
       }))

@@ -1,28 +1,11 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import type { OrgFixtureInput } from "@tks/core/org-import/schema"
-import { badTokens, callerMatrixOnce } from "./support/callers.js"
+import { acmeCallerMatrix, badTokens } from "./support/callers.js"
 import { tamperCursor } from "./support/cursors.js"
 import { clientFor, importFixture, raw, TestServerLive } from "./support/server.js"
 
-const fixture: OrgFixtureInput = {
-  organization: { name: "Teams Org" },
-  people: [
-    { key: "outsider", name: "Omar Outsider", email: "omar@teams.test", role: "external", tokenScopes: [] },
-    { key: "gone", name: "Gina Gone", email: "gina@teams.test", role: "viewer", status: "DEACTIVATED" },
-    { key: "plain", name: "Pia Plain", email: "pia@teams.test", role: "viewer" }
-  ],
-  teams: [
-    { key: "alpha", name: "alpha squad", members: [{ person: "teamAdmin", role: "team-viewer" }, { person: "viewer" }, { person: "plain" }] },
-    { key: "bravo", name: "Bravo", members: [{ person: "owner", role: "team-admin" }] },
-    { key: "charlie", name: "charlie", members: [] },
-    { key: "delta", name: "Delta", members: [{ person: "outsider" }, { person: "gone" }] },
-    { key: "echo", name: "echo", members: [{ person: "viewer", role: "team-admin" }] }
-  ]
-}
-
-const setup = callerMatrixOnce(fixture)
-
+/** Acme's teams: Alpha, Empty, night shift, Ops, Partners (see @tks/core/testing/organizations). */
+const setup = acmeCallerMatrix
 
 const walkTeams = (token: string, limit: number) =>
   Effect.gen(function*() {
@@ -42,7 +25,8 @@ const walkTeams = (token: string, limit: number) =>
     return { names, pages }
   })
 
-const allNames = ["alpha squad", "Bravo", "charlie", "Delta", "echo", "Matrix Team"]
+/** By lower-cased name: "night shift" sorts between Empty and Ops. */
+const allNames = ["Alpha", "Empty", "night shift", "Ops", "Partners"]
 
 layer(TestServerLive, { excludeTestServices: true })("GET /v1/teams", (it) => {
   describe("who sees which teams", () => {
@@ -53,33 +37,32 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/teams", (it) => {
           const page = yield* (yield* clientFor(tokens[kind])).teams.list({ urlParams: {} })
           expect(page).toEqual({
             data: [
-              { id: result.ids.teams.alpha, name: "alpha squad", memberCount: 3 },
-              { id: result.ids.teams.bravo, name: "Bravo", memberCount: 1 },
-              { id: result.ids.teams.charlie, name: "charlie", memberCount: 0 },
-              { id: result.ids.teams.delta, name: "Delta", memberCount: 1 },
-              { id: result.ids.teams.echo, name: "echo", memberCount: 1 },
-              { id: result.ids.teams.matrixTeam, name: "Matrix Team", memberCount: 2 }
+              { id: result.ids.teams.alpha, name: "Alpha", memberCount: 2 },
+              { id: result.ids.teams.empty, name: "Empty", memberCount: 0 },
+              { id: result.ids.teams.nightShift, name: "night shift", memberCount: 1 },
+              { id: result.ids.teams.ops, name: "Ops", memberCount: 3 },
+              { id: result.ids.teams.partners, name: "Partners", memberCount: 1 }
             ],
             nextCursor: null
           })
         }
       }))
 
-    it.effect("a viewer sees only the teams they are on, whatever their team role", () =>
+    it.effect("a viewer sees only the teams they are on", () =>
       Effect.gen(function*() {
         const { tokens } = yield* setup
         const page = yield* (yield* clientFor(tokens.viewer)).teams.list({ urlParams: {} })
-        expect(page.data.map((team) => team.name)).toEqual(["alpha squad", "echo", "Matrix Team"])
+        expect(page.data.map((team) => team.name)).toEqual(["Alpha", "Ops"])
         expect(page.nextCursor).toBeNull()
       }))
 
-    it.effect("a team admin (org viewer) sees the teams they are on, not every team", () =>
+    it.effect("a team admin (org viewer) sees the teams they are on, whatever their team role, not every team", () =>
       Effect.gen(function*() {
         const { result, tokens } = yield* setup
         const page = yield* (yield* clientFor(tokens.teamAdmin)).teams.list({ urlParams: {} })
         expect(page.data).toEqual([
-          { id: result.ids.teams.alpha, name: "alpha squad", memberCount: 3 },
-          { id: result.ids.teams.matrixTeam, name: "Matrix Team", memberCount: 2 }
+          { id: result.ids.teams.alpha, name: "Alpha", memberCount: 2 },
+          { id: result.ids.teams.ops, name: "Ops", memberCount: 3 }
         ])
       }))
 
@@ -87,29 +70,33 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/teams", (it) => {
       Effect.gen(function*() {
         const { result, tokens } = yield* setup
         expect(yield* (yield* clientFor(tokens.external)).teams.list({ urlParams: {} })).toEqual({ data: [], nextCursor: null })
-        const onTeam = yield* (yield* clientFor(result.tokens.outsider)).teams.list({ urlParams: {} })
-        expect(onTeam.data).toEqual([{ id: result.ids.teams.delta, name: "Delta", memberCount: 1 }])
+        const onTeam = yield* (yield* clientFor(result.tokens.omar)).teams.list({ urlParams: {} })
+        expect(onTeam.data).toEqual([{ id: result.ids.teams.partners, name: "Partners", memberCount: 1 }])
       }))
 
     it.effect("a deactivated member is not counted in memberCount", () =>
       Effect.gen(function*() {
         const { tokens } = yield* setup
         const page = yield* (yield* clientFor(tokens.admin)).teams.list({ urlParams: {} })
-        // Delta holds the external and a deactivated viewer.
-        expect(page.data.find((team) => team.name === "Delta")?.memberCount).toBe(1)
+        // Ops holds Tara, Victor, Rex and Dora, who left; night shift Olivia and Gus, who left.
+        expect(page.data.find((team) => team.name === "Ops")?.memberCount).toBe(3)
+        expect(page.data.find((team) => team.name === "night shift")?.memberCount).toBe(1)
       }))
 
     it.effect("another organization's admin sees only their own organization's teams", () =>
       Effect.gen(function*() {
-        const { tokens } = yield* setup
-        expect(yield* (yield* clientFor(tokens.otherOrgAdmin)).teams.list({ urlParams: {} })).toEqual({ data: [], nextCursor: null })
+        const { other, tokens } = yield* setup
+        expect(yield* (yield* clientFor(tokens.otherOrgAdmin)).teams.list({ urlParams: {} })).toEqual({
+          data: [{ id: other.ids.teams.otherTeam, name: "Other Team", memberCount: 1 }],
+          nextCursor: null
+        })
         const third = yield* importFixture({
           organization: { name: "Third Org" },
           people: [{ key: "thirdAdmin", name: "Thea Third", email: "thea@third.test", role: "admin", tokenScopes: [] }],
-          teams: [{ key: "alpha", name: "alpha squad", members: [{ person: "thirdAdmin" }] }]
+          teams: [{ key: "alpha", name: "Alpha", members: [{ person: "thirdAdmin" }] }]
         })
         const page = yield* (yield* clientFor(third.tokens.thirdAdmin)).teams.list({ urlParams: {} })
-        expect(page).toEqual({ data: [{ id: third.ids.teams.alpha, name: "alpha squad", memberCount: 1 }], nextCursor: null })
+        expect(page).toEqual({ data: [{ id: third.ids.teams.alpha, name: "Alpha", memberCount: 1 }], nextCursor: null })
       }))
   })
 
@@ -124,7 +111,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/teams", (it) => {
     it.effect("a viewer walking pages of 1 gets their teams once each, in order", () =>
       Effect.gen(function*() {
         const { tokens } = yield* setup
-        expect(yield* walkTeams(tokens.viewer, 1)).toEqual({ names: ["alpha squad", "echo", "Matrix Team"], pages: 3 })
+        expect(yield* walkTeams(tokens.viewer, 1)).toEqual({ names: ["Alpha", "Ops"], pages: 2 })
       }))
 
     it.effect("a tampered cursor, a made-up one, and one from another listing (another caller, another organization) are 400 INVALID_CURSOR", () =>

@@ -1,25 +1,22 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import type { Actor } from "@tks/domain/actor"
-import type { OrgRole } from "@tks/domain/roles"
 import { TestDatabaseLive } from "@tks/db/test-database"
+import { policies } from "@tks/domain/policies"
+import type { Policy } from "@tks/domain/policy"
+import type { OrgRole } from "@tks/domain/roles"
 import { Administration } from "../src/administration/service.js"
 import { FixtureImporter } from "../src/org-import/importer.js"
 import type { OrgFixtureInput } from "../src/org-import/schema.js"
+import { actorIn, allowed } from "./support/access.js"
 
 const TestLayer = Layer.mergeAll(Administration.Default, FixtureImporter.Default).pipe(
   Layer.provideMerge(TestDatabaseLive)
 )
 
-const actorIn = (organizationId: string, role: OrgRole, teams: Actor["teams"] = []): Actor => ({
-  organizationId,
-  userId: "usr_test",
-  role,
-  teams,
-  scopes: [],
-  tokenId: "tok_test"
-})
+/** Someone of `organizationId` with `role`, allowed by `policy`. */
+const as = (organizationId: string, role: OrgRole, policy: Policy) => allowed(actorIn(organizationId, role), policy)
+const { directoryEvents, directorySync, findings, orgChartVerification } = policies.administration
 
 const importOrg = (fixture: OrgFixtureInput) =>
   FixtureImporter.pipe(Effect.flatMap((importer) => importer.importOrganization(fixture)), Effect.orDie)
@@ -48,41 +45,6 @@ const walk = <A>(fetch: (cursor: string | undefined) => Effect.Effect<{ data: Re
   })
 
 layer(TestLayer)("Administration service", (it) => {
-  describe("permissions", () => {
-    it.effect("organization.update gates findings, directory sync and its events: only owner, admin and billing-admin", () =>
-      Effect.gen(function*() {
-        const admin = yield* Administration
-        const { organizationId: org } = yield* importOrg({ organization: { name: "Gate Org" } })
-        for (const role of ["owner", "admin", "billing-admin"] as const) {
-          const actor = actorIn(org, role)
-          expect((yield* admin.findings(actor, {})).data).toEqual([])
-          expect((yield* admin.directorySync(actor)).connection).toBeNull()
-          expect((yield* admin.directoryEvents(actor, {})).data).toEqual([])
-        }
-        const refused = [
-          actorIn(org, "viewer"),
-          actorIn(org, "viewer", [{ teamId: "team_x", role: "team-admin" }]),
-          actorIn(org, "external")
-        ]
-        for (const actor of refused) {
-          expect((yield* Effect.flip(admin.findings(actor, {})))._tag).toBe("Forbidden")
-          expect((yield* Effect.flip(admin.directorySync(actor)))._tag).toBe("Forbidden")
-          expect((yield* Effect.flip(admin.directoryEvents(actor, {})))._tag).toBe("Forbidden")
-        }
-      }))
-
-    it.effect("company-role.read gates the org-chart verification: every role but external", () =>
-      Effect.gen(function*() {
-        const admin = yield* Administration
-        const { organizationId: org } = yield* importOrg({ organization: { name: "Verify Gate Org" } })
-        for (const role of ["owner", "admin", "billing-admin", "viewer"] as const) {
-          expect((yield* admin.orgChartVerification(actorIn(org, role))).status).toBe("never_verified")
-        }
-        const error = yield* Effect.flip(admin.orgChartVerification(actorIn(org, "external")))
-        expect(error).toMatchObject({ _tag: "Forbidden", code: "FORBIDDEN" })
-      }))
-  })
-
   describe("findings", () => {
     it.effect("newest first, equal instants broken by id descending, sub-millisecond instants kept apart across pages", () =>
       Effect.gen(function*() {
@@ -98,7 +60,7 @@ layer(TestLayer)("Administration service", (it) => {
           { id: "fnd_e", at: "2026-02-01T09:00:00.000000Z" }
         ])
         yield* insertFindings(otherOrg, [{ id: "fnd_z", at: "2026-03-02T00:00:00.000000Z" }])
-        const actor = actorIn(org, "owner")
+        const actor = as(org, "owner", findings)
         const expected = ["fnd_c", "fnd_b", "fnd_d", "fnd_a", "fnd_e"]
         const all = yield* admin.findings(actor, {})
         expect(all.data.map((finding) => finding.id)).toEqual(expected)
@@ -125,9 +87,9 @@ layer(TestLayer)("Administration service", (it) => {
           ]
         })
         const { organizationId: otherOrg } = yield* importOrg({ organization: { name: "Cursor Other Org" } })
-        const first = yield* admin.findings(actorIn(org, "admin"), { limit: 1 })
+        const first = yield* admin.findings(as(org, "admin", findings), { limit: 1 })
         expect(first.nextCursor).not.toBeNull()
-        const error = yield* Effect.flip(admin.findings(actorIn(otherOrg, "admin"), { cursor: first.nextCursor!, limit: 1 }))
+        const error = yield* Effect.flip(admin.findings(as(otherOrg, "admin", findings), { cursor: first.nextCursor!, limit: 1 }))
         expect(error).toMatchObject({ _tag: "BadRequest", code: "INVALID_CURSOR" })
       }))
   })
@@ -137,7 +99,7 @@ layer(TestLayer)("Administration service", (it) => {
       Effect.gen(function*() {
         const admin = yield* Administration
         const { organizationId: org } = yield* importOrg({ organization: { name: "Never Org" } })
-        expect(yield* admin.orgChartVerification(actorIn(org, "viewer"))).toEqual({
+        expect(yield* admin.orgChartVerification(as(org, "viewer", orgChartVerification))).toEqual({
           status: "never_verified",
           lastVerifiedAt: null,
           intervalDays: 90,
@@ -153,7 +115,7 @@ layer(TestLayer)("Administration service", (it) => {
           organization: { name: "Interval Org" },
           orgChartVerification: { lastVerifiedAt: null, intervalDays: 30 }
         })
-        expect(yield* admin.orgChartVerification(actorIn(org, "admin"))).toEqual({
+        expect(yield* admin.orgChartVerification(as(org, "admin", orgChartVerification))).toEqual({
           status: "never_verified",
           lastVerifiedAt: null,
           intervalDays: 30,
@@ -177,10 +139,10 @@ layer(TestLayer)("Administration service", (it) => {
         yield* sql`UPDATE org_chart_verifications SET last_verified_at = date_trunc('milliseconds', now() - interval '89 days') WHERE org_id = ${current}`
         yield* sql`UPDATE org_chart_verifications SET last_verified_at = date_trunc('milliseconds', now() - interval '91 days') WHERE org_id = ${due}`
         const dayMs = 86_400_000
-        const currentView = yield* admin.orgChartVerification(actorIn(current, "viewer"))
+        const currentView = yield* admin.orgChartVerification(as(current, "viewer", orgChartVerification))
         expect(currentView).toMatchObject({ status: "current", intervalDays: 90, isDue: false })
         expect(Date.parse(currentView.nextDueAt!) - Date.parse(currentView.lastVerifiedAt!)).toBe(90 * dayMs)
-        const dueView = yield* admin.orgChartVerification(actorIn(due, "viewer"))
+        const dueView = yield* admin.orgChartVerification(as(due, "viewer", orgChartVerification))
         expect(dueView).toMatchObject({ status: "reverification_due", intervalDays: 90, isDue: true })
         expect(Date.parse(dueView.nextDueAt!) - Date.parse(dueView.lastVerifiedAt!)).toBe(90 * dayMs)
       }))
@@ -204,7 +166,7 @@ layer(TestLayer)("Administration service", (it) => {
         ]
         for (const { active, fixture } of cases) {
           const { organizationId: org } = yield* importOrg(fixture)
-          const view = yield* admin.directorySync(actorIn(org, "owner"))
+          const view = yield* admin.directorySync(as(org, "owner", directorySync))
           expect(view.eligible).toBe(true)
           expect(view.connection?.tokenActive).toBe(active)
           expect(view.connection?.status).toBe(fixture.directory.connection.status)
@@ -213,7 +175,7 @@ layer(TestLayer)("Administration service", (it) => {
         const { organizationId: org } = yield* importOrg(connection("ACTIVE", { tokenCreatedAt: "2026-01-01T00:00:00.000Z" }))
         yield* sql`UPDATE directory_connections SET token_expires_at = now() - interval '1 millisecond' WHERE org_id = ${org}`
         const before = yield* sql`SELECT * FROM directory_connections WHERE org_id = ${org}`
-        const view = yield* admin.directorySync(actorIn(org, "owner"))
+        const view = yield* admin.directorySync(as(org, "owner", directorySync))
         expect(view.connection).toMatchObject({ status: "ACTIVE", tokenActive: false })
         expect(yield* sql`SELECT * FROM directory_connections WHERE org_id = ${org}`).toEqual(before)
       }))
@@ -226,12 +188,12 @@ layer(TestLayer)("Administration service", (it) => {
             organization: { name: `Plan ${plan}`, plan },
             directory: { connection: { status: "ACTIVE", tokenCreatedAt: "2026-01-01T00:00:00.000Z" } }
           })
-          const view = yield* admin.directorySync(actorIn(org, "billing-admin"))
+          const view = yield* admin.directorySync(as(org, "billing-admin", directorySync))
           expect(view.eligible).toBe(false)
           expect(view.connection).toMatchObject({ status: "ACTIVE", tokenActive: true })
         }
         const { organizationId: none } = yield* importOrg({ organization: { name: "Plan none", plan: "enterprise" } })
-        expect(yield* admin.directorySync(actorIn(none, "admin"))).toEqual({ eligible: true, connection: null })
+        expect(yield* admin.directorySync(as(none, "admin", directorySync))).toEqual({ eligible: true, connection: null })
       }))
   })
 
@@ -253,7 +215,7 @@ layer(TestLayer)("Administration service", (it) => {
             ]
           }
         })
-        const actor = actorIn(org, "admin")
+        const actor = as(org, "admin", directoryEvents)
         const applied = yield* walk((cursor) => admin.directoryEvents(actor, { outcome: "APPLIED", cursor, limit: 1 }))
         expect(applied.map((event) => event.userName)).toEqual(["e@x.test", "c@x.test", "a@x.test"])
         const rejected = yield* admin.directoryEvents(actor, { outcome: "REJECTED" })
@@ -270,8 +232,8 @@ layer(TestLayer)("Administration service", (it) => {
           { id: "fnd_1", at: "2026-04-01T00:00:00.000000Z" },
           { id: "fnd_2", at: "2026-04-02T00:00:00.000000Z" }
         ])
-        const findings = yield* admin.findings(actor, { limit: 1 })
-        const crossed = yield* Effect.flip(admin.directoryEvents(actor, { cursor: findings.nextCursor! }))
+        const findingsPage = yield* admin.findings(as(org, "admin", findings), { limit: 1 })
+        const crossed = yield* Effect.flip(admin.directoryEvents(actor, { cursor: findingsPage.nextCursor! }))
         expect(crossed).toMatchObject({ _tag: "BadRequest", code: "INVALID_CURSOR" })
       }))
   })

@@ -6,7 +6,7 @@ import type { OrgRole, Visibility } from "@tks/domain/roles"
 import { canRead } from "@tks/domain/visibility"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { FixtureImporter } from "../src/org-import/importer.js"
-import type { OrgFixtureInput } from "../src/org-import/schema.js"
+import type { ImportResult, OrgFixtureInput } from "../src/org-import/schema.js"
 import {
   itemLive,
   itemVisible,
@@ -20,6 +20,7 @@ import {
   topicVisible,
   userRowReader
 } from "../src/knowledge/access.js"
+import { importedAs } from "./support/access.js"
 
 const TestLayer = FixtureImporter.Default.pipe(Layer.provideMerge(TestDatabaseLive))
 
@@ -109,17 +110,8 @@ const setup = Effect.runSync(Effect.cached(
   FixtureImporter.pipe(Effect.flatMap((importer) => importer.importOrganization(fixture)), Effect.orDie)
 ))
 
-const actorFor = (result: { organizationId: string; ids: { people: Record<string, string>; teams: Record<string, string> } }, key: string): Actor => {
-  const p = people.find((candidate) => candidate.key === key)!
-  return {
-    organizationId: result.organizationId,
-    userId: result.ids.people[key]!,
-    role: p.role,
-    teams: p.teams.map((team) => ({ teamId: result.ids.teams[team]!, role: "team-viewer" as const })),
-    scopes: [],
-    tokenId: "test"
-  }
-}
+/** The person `key` as a caller (role and teams as the fixture gives them). */
+const actorFor = (result: ImportResult, key: string): Actor => importedAs(fixture, result).actor(key)
 
 /** What @tks/domain/visibility says, for every person and record: "person/record" pairs. */
 const expectedPairs = people.flatMap((p) =>
