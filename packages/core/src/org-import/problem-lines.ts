@@ -10,6 +10,10 @@ const alternatives = [
 /** Effect quotes the whole value it refused; a problem line quotes only its start. */
 const shorten = (actual: string): string => (actual.length > 60 ? `${actual.slice(0, 60)}...` : actual)
 
+/** Effect names a struct or an array by its schema; an operator reads a JSON document. */
+const describe = (expected: string): string =>
+  expected === "Struct (Encoded side)" ? "an object" : expected.startsWith("ReadonlyArray<") ? "an array" : expected
+
 const isUnder = (path: string, other: string) => other.startsWith(`${path}.`) || other.startsWith(`${path}[`)
 
 /**
@@ -41,7 +45,7 @@ export const problemLines = (issues: ReadonlyArray<ParseResult.ArrayFormatterIss
       const [first, second] = [match?.[1], match?.[2]]
       if (first === undefined || second === undefined) continue
       // Literal mismatches group by the actual value; unexpected fields by the field.
-      const [option, subject] = pattern === alternatives[0].pattern ? [first, shorten(second)] : [second, first]
+      const [option, subject] = pattern === alternatives[0].pattern ? [describe(first), shorten(second)] : [second, first]
       const key = `${path}\u0000${pattern.source}\u0000${subject}`
       const previous = merged.get(key)
       if (previous === undefined) {
