@@ -14,7 +14,14 @@ const shorten = (actual: string): string => (actual.length > 60 ? `${actual.slic
 const describe = (expected: string): string =>
   expected === "Struct (Encoded side)" ? "an object" : expected.startsWith("ReadonlyArray<") ? "an array" : expected
 
-const isUnder = (path: string, other: string) => other.startsWith(`${path}.`) || other.startsWith(`${path}[`)
+/** Every proper prefix of each path that ends at a segment boundary: the paths that have a problem below them. */
+const ancestorsOf = (paths: ReadonlyArray<string>): ReadonlySet<string> => {
+  const ancestors = new Set<string>()
+  for (const path of paths) {
+    for (let at = 1; at < path.length; at++) if (path[at] === "." || path[at] === "[") ancestors.add(path.slice(0, at))
+  }
+  return ancestors
+}
 
 /**
  * Decode issues as one line per path an operator can act on. The
@@ -27,19 +34,26 @@ const isUnder = (path: string, other: string) => other.startsWith(`${path}.`) ||
  */
 export const problemLines = (issues: ReadonlyArray<ParseResult.ArrayFormatterIssue>): Array<string> => {
   const paths = issues.map((issue) => formatPath(issue.path))
-  const shadowed = (issue: ParseResult.ArrayFormatterIssue, i: number): boolean => {
+  const deeper = ancestorsOf(paths)
+  const messagesAt = new Map<string, Array<string>>()
+  issues.forEach((issue, i) => {
     const path = paths[i] ?? ""
-    const here = issues.filter((_, j) => j !== i && paths[j] === path)
-    const deeper = paths.some((other) => isUnder(path, other))
-    if (issue.message.startsWith("Expected undefined, actual")) return deeper || here.length > 0
+    const messages = messagesAt.get(path)
+    if (messages === undefined) messagesAt.set(path, [issue.message])
+    else messages.push(issue.message)
+  })
+  const shadowed = (issue: ParseResult.ArrayFormatterIssue, path: string): boolean => {
+    const others = (messagesAt.get(path) ?? []).filter((message) => message !== issue.message)
+    if (issue.message.startsWith("Expected undefined, actual")) return deeper.has(path) || others.length > 0
     if (!issue.message.startsWith("Expected null, actual")) return false
-    return deeper || here.some((other) => !alternatives[0].pattern.test(other.message))
+    return deeper.has(path) || others.some((message) => !alternatives[0].pattern.test(message))
   }
   const lines: Array<string> = []
+  const seen = new Set<string>()
   const merged = new Map<string, { readonly options: Array<string>; readonly line: number }>()
   issues.forEach((issue, i) => {
-    if (shadowed(issue, i)) return
     const path = paths[i] ?? ""
+    if (shadowed(issue, path)) return
     for (const { pattern, render } of alternatives) {
       const match = pattern.exec(issue.message)
       const [first, second] = [match?.[1], match?.[2]]
@@ -58,7 +72,8 @@ export const problemLines = (issues: ReadonlyArray<ParseResult.ArrayFormatterIss
       return
     }
     const line = `${path}: ${issue.message}`
-    if (!lines.includes(line)) lines.push(line)
+    if (!seen.has(line)) lines.push(line)
+    seen.add(line)
   })
   return lines
 }
