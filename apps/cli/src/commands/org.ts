@@ -1,8 +1,10 @@
 import { Args, Command } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, JSONSchema } from "effect"
+import { decodeFixture } from "@tks/core/org-import/decode"
 import { FixtureInvalid } from "@tks/core/org-import/errors"
 import { FixtureImporter } from "@tks/core/org-import/importer"
+import { checkFixture } from "@tks/core/org-import/plan"
 import { OrgFixture } from "@tks/core/org-import/schema"
 import { CliServices } from "../database.js"
 
@@ -25,10 +27,15 @@ const importCommand = Command.make(
   ({ file }) =>
     Effect.gen(function*() {
       const input = yield* readJson(file)
-      const importer = yield* FixtureImporter
-      const result = yield* importer.importOrganization(input)
+      // Checked before the database is opened, so an invalid fixture prints its problems and nothing else.
+      const decoded = decodeFixture(input)
+      yield* checkFixture(decoded)
+      const result = yield* FixtureImporter.pipe(
+        Effect.flatMap((importer) => importer.importDecoded(decoded)),
+        Effect.provide(CliServices)
+      )
       yield* Console.log(JSON.stringify(result, null, 2))
-    }).pipe(Effect.provide(CliServices))
+    })
 ).pipe(Command.withDescription("Create a whole organization from a fixture file; prints the ids and tokens it created as JSON"))
 
 const schemaCommand = Command.make("schema", {}, () => Console.log(JSON.stringify(JSONSchema.make(OrgFixture), null, 2))).pipe(
