@@ -10,11 +10,11 @@ import { type DatabaseUnreachableError, retryFirstConnection } from "./first-con
 import { watchdogSocket } from "./socket-watchdog.js"
 
 // Past the statement timeout the server has answered (its own cancellation
-// is quick), so silence after these margins means the connection is dead:
-// first the query fails, then the watchdog drops the connection (and with it
-// the pool's idle ones) right after.
+// is quick), so silence after this margin means the connection is dead. The
+// query fails at the margin, and the watchdog, whose clock starts no earlier
+// than the query's, drops the connection (and the pool's idle ones) within
+// one of its ticks after, mostly before the pool hands the dead one out again.
 const QUERY_GRACE = Duration.seconds(1)
-const CONNECTION_GRACE = Duration.millis(1_250)
 
 /**
  * The URL with the session settings PgClientConfig has no field for.
@@ -51,7 +51,7 @@ export const makePgClient = (
       connectTimeout: settings.connectTimeout,
       idleTimeout: settings.idleTimeout,
       connectionTTL: settings.connectionTTL,
-      stream: watchdogSocket(Duration.toMillis(Duration.sum(settings.statementTimeout, CONNECTION_GRACE)))
+      stream: watchdogSocket(Duration.toMillis(Duration.sum(settings.statementTimeout, QUERY_GRACE)))
     }))
 
 export const clientContext = (client: PgClient.PgClient) =>
