@@ -1,5 +1,5 @@
 import type { SqlError } from "@effect/sql/SqlError"
-import { Data, Duration, Effect, Redacted, Schedule } from "effect"
+import { Clock, Data, Duration, Effect, Either, Redacted } from "effect"
 
 /**
  * The database could not be reached when the service started. `message` is
@@ -66,9 +66,9 @@ const formatSeconds = (duration: Duration.Duration) => {
 /**
  * Runs `connect` (building the pool, which runs `SELECT 1`) until it
  * succeeds, retrying with backoff (100 ms doubling, at most 2 s apart) for
- * `startTimeout`: a database that starts alongside the service (a container
- * next to it) is waited for. Wrong credentials or a missing database fail at
- * once.
+ * `startTimeout`, the last attempt at the deadline: a database that starts
+ * alongside the service (a container next to it) is waited for. Wrong
+ * credentials or a missing database fail at once.
  */
 export const retryFirstConnection = <A, R>(
   url: Redacted.Redacted,
@@ -76,30 +76,27 @@ export const retryFirstConnection = <A, R>(
   connect: Effect.Effect<A, SqlError, R>
 ): Effect.Effect<A, DatabaseUnreachableError, R> => {
   const address = databaseAddress(url)
-  const schedule = Schedule.exponential("100 millis").pipe(
-    Schedule.union(Schedule.spaced("2 seconds")),
-    Schedule.upTo(startTimeout)
-  )
-  return Effect.suspend(() => {
-    // One warning while waiting, not one per attempt.
-    let warned = false
-    const attempt = connect.pipe(
-      Effect.tapError((error) => {
-        if (warned || isPermanent(error)) return Effect.void
-        warned = true
-        return Effect.logWarning(`Waiting for the database at ${address}: ${reasonOf(error)}`)
-      })
-    )
-    return Effect.retry(attempt, { schedule, while: (error) => !isPermanent(error) })
-  }).pipe(
-    Effect.mapError((error) =>
-      new DatabaseUnreachableError({
-        address,
-        cause: error,
-        message: isPermanent(error)
-          ? `Cannot connect to the database at ${address}: ${reasonOf(error)}`
-          : `Cannot reach the database at ${address} after ${formatSeconds(startTimeout)}: ${reasonOf(error)}`
-      })
-    )
-  )
+  const unreachable = (error: SqlError) =>
+    new DatabaseUnreachableError({
+      address,
+      cause: error,
+      message: isPermanent(error)
+        ? `Cannot connect to the database at ${address}: ${reasonOf(error)}`
+        : `Cannot reach the database at ${address} after ${formatSeconds(startTimeout)}: ${reasonOf(error)}`
+    })
+  return Effect.gen(function*() {
+    const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(startTimeout)
+    let pause = 100
+    for (let attempt = 1;; attempt++) {
+      const result = yield* Effect.either(connect)
+      if (Either.isRight(result)) return result.right
+      const error = result.left
+      const remaining = deadline - (yield* Clock.currentTimeMillis)
+      if (isPermanent(error) || remaining <= 0) return yield* unreachable(error)
+      // One warning while waiting, not one per attempt.
+      if (attempt === 1) yield* Effect.logWarning(`Waiting for the database at ${address}: ${reasonOf(error)}`)
+      yield* Effect.sleep(Math.min(pause, remaining))
+      pause = Math.min(pause * 2, 2_000)
+    }
+  })
 }
