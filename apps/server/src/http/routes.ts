@@ -2,6 +2,7 @@ import { HttpApiScalar, HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { Api } from "@tks/api/api"
 import { AuthenticationLive } from "./authentication.js"
+import { DeadlineLive } from "./deadline.js"
 import { ErrorBodiesLive } from "./error-bodies.js"
 import { AdministrationHandlers } from "./handlers/administration.js"
 import { CompanyRolesHandlers } from "./handlers/company-roles.js"
@@ -19,4 +20,4 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api, { openapiPath: "/v1/openapi.js
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: Api, path: "/docs" })
 
 /** Every route of the HTTP transport. Needs the core services and DatabaseHealth. */
-export const HttpRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, HealthRoutes, ErrorBodiesLive)
+export const HttpRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, HealthRoutes, ErrorBodiesLive, DeadlineLive)
