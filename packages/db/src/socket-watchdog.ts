@@ -30,8 +30,9 @@ interface Watched {
  * Retiring them at the first death costs at most a reconnect each, and leaves
  * the pool whole as soon as the database answers again. A socket still
  * waiting for an answer is left to its own deadline: a slow query on a
- * healthy server looks the same. (A transaction between two statements looks
- * idle; it fails too, which is right on a dead network and a rare cost else.)
+ * healthy server looks the same. A transaction between two statements and a
+ * LISTEN connection look idle and go too: right on a dead network, a rare
+ * cost otherwise (sql-pg does not re-open a LISTEN connection by itself).
  *
  * Plain TCP or Unix socket: the watchdog sees the protocol, so "answered"
  * means "the server said ReadyForQuery after our last write". TLS: the raw
@@ -40,8 +41,8 @@ interface Watched {
  * assumes the best (an idle connection must never be killed for silence) and
  * connectionTTL stays the backstop. An idle connection, a LISTEN connection
  * and a slow query within the statement timeout (which the server answers)
- * are never killed for silence; a cursor left unread for longer than the
- * deadline is.
+ * are never dropped for their own silence; a cursor left unread for longer
+ * than the deadline is.
  */
 export const watchdogSocket = (deadlineMs: number) => {
   const open = new Set<Watched>()
