@@ -2,7 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import type { OrgFixtureInput } from "@tks/core/org-import/schema"
 import { PING_TIMEOUT } from "@tks/db/health"
-import { DatabaseProxy, OUTAGE_POOL, OutageServerLive } from "./support/outage.js"
+import { DatabaseProxy, DEADLINE_MS, DeadlineServerLive, OUTAGE_POOL, OutageServerLive } from "./support/outage.js"
 import { importFixture, raw } from "./support/server.js"
 
 const fixture: OrgFixtureInput = {
@@ -73,26 +73,23 @@ const expectUnavailable = (token: string) =>
     expect(ready.ms).toBeLessThan(Duration.toMillis(PING_TIMEOUT) + 2_000)
   })
 
+/** The service is whole this soon after the database returns (issue 5). */
+const RECOVERY_BOUND_MS = 2_000
+
 /**
- * Polls (30 rounds, 500 ms apart) until /ready answers 200 and then a crowd of
- * /v1/me requests, more than the pool has connections, all answer 200, on
- * this same server and pool. A connection the outage killed without a reset
- * can cost a request or two a 503 (after the query timeout) before it is
- * dropped; every answer on the way must be 200 or 503.
+ * From the database's return, polls GET /v1/me (100 ms apart) until it
+ * answers 200, on this same server and pool: how long that took, and every
+ * status on the way.
  */
 const recovery = (token: string) =>
   Effect.gen(function*() {
     const started = Date.now()
     const statuses: Array<number> = []
-    for (let round = 1; round <= 30; round++) {
-      const ready = yield* get("/ready")
-      statuses.push(ready.status)
-      if (ready.status === 200) {
-        const many = (yield* crowd(token)).map((response) => response.status)
-        statuses.push(...many)
-        if (many.every((status) => status === 200)) return { ms: Date.now() - started, statuses }
-      }
-      yield* Effect.sleep("500 millis")
+    for (let round = 1; round <= 100; round++) {
+      const me = yield* get("/v1/me", token)
+      statuses.push(me.status)
+      if (me.status === 200) return { ms: Date.now() - started, statuses }
+      yield* Effect.sleep("100 millis")
     }
     return { ms: Infinity, statuses }
   })
@@ -100,15 +97,15 @@ const recovery = (token: string) =>
 const expectRecovered = (token: string, userId: string) =>
   Effect.gen(function*() {
     const { ms, statuses } = yield* recovery(token)
-    expect(ms).toBeLessThan(Infinity)
     expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([])
-    // And it stays so: the whole pool answers.
+    expect(ms).toBeLessThan(RECOVERY_BOUND_MS)
+    // And at once the whole pool: no dead connection is left for a later request to find.
     yield* expectHealthy(token, userId)
   })
 
 layer(OutageServerLive, { excludeTestServices: true })("database outage (DESIGN pitfall 14)", (it) => {
   it.effect(
-    "while the network to the database is a black hole /ready and requests answer 503 fast; after it the same server recovers by itself",
+    "while the network to the database is a black hole /ready and requests answer 503 fast; within 2 s of its return the same server answers again",
     () =>
       Effect.gen(function*() {
         const { token, userId } = yield* setup
@@ -125,7 +122,7 @@ layer(OutageServerLive, { excludeTestServices: true })("database outage (DESIGN 
   )
 
   it.effect(
-    "while the database refuses connections /ready and requests answer 503 fast; once it listens again the same server recovers by itself",
+    "while the database refuses connections /ready and requests answer 503 fast; within 2 s of its return the same server answers again",
     () =>
       Effect.gen(function*() {
         const { token, userId } = yield* setup
@@ -142,7 +139,7 @@ layer(OutageServerLive, { excludeTestServices: true })("database outage (DESIGN 
   )
 
   it.effect(
-    "a black hole shorter than the timeouts heals too: the connections it silenced, idle or mid-query, leave the pool",
+    "a black hole shorter than the timeouts heals within 2 s too: the connections it silenced, idle or mid-query, leave the pool",
     () =>
       Effect.gen(function*() {
         const { token, userId } = yield* setup
@@ -158,5 +155,30 @@ layer(OutageServerLive, { excludeTestServices: true })("database outage (DESIGN 
         yield* expectRecovered(token, userId)
       }),
     60_000
+  )
+})
+
+layer(DeadlineServerLive, { excludeTestServices: true })("the request deadline (REQUEST_TIMEOUT_MS)", (it) => {
+  it.effect(
+    "while the database is black-holed, an API request answers 503 with the JSON body at the deadline, long before its query would fail",
+    () =>
+      Effect.gen(function*() {
+        const proxy = yield* DatabaseProxy
+        yield* proxy.blackhole
+        // The token lookup is the query that hangs; its own timeout is 16 s, past the call limit.
+        const me = yield* get("/v1/me", "tks_any_token_will_do")
+        expect(me.status).toBe(503)
+        expect(me.headers.get("content-type")).toContain("application/json")
+        expect(me.json).toEqual({
+          _tag: "ServiceUnavailable",
+          code: "SERVICE_UNAVAILABLE",
+          message: expect.stringContaining("took longer than")
+        })
+        // The behaviour asked for (an answer within seconds), not a speed target.
+        expect(me.ms).toBeGreaterThanOrEqual(DEADLINE_MS)
+        expect(me.ms).toBeLessThan(10_000)
+        yield* proxy.restore
+      }),
+    30_000
   )
 })

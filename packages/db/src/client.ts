@@ -6,13 +6,15 @@ import { type ConfigError, Context, Duration, Effect, Layer, Option, Redacted, t
 import { DatabaseConfig, type PoolSettings } from "./config.js"
 import { startEmbedded } from "./embedded.js"
 import type { EmbeddedDatabaseError } from "./embedded-error.js"
+import { type DatabaseUnreachableError, retryFirstConnection } from "./first-connection.js"
 import { watchdogSocket } from "./socket-watchdog.js"
 
 // Past the statement timeout the server has answered (its own cancellation
-// is quick), so silence after these margins means the connection is dead:
-// first the query fails, then the watchdog drops the connection.
+// is quick), so silence after this margin means the connection is dead. The
+// query fails at the margin, and the watchdog, whose clock starts no earlier
+// than the query's, drops the connection (and the pool's idle ones) within
+// one of its ticks after, mostly before the pool hands the dead one out again.
 const QUERY_GRACE = Duration.seconds(1)
-const CONNECTION_GRACE = Duration.seconds(2)
 
 /**
  * The URL with the session settings PgClientConfig has no field for.
@@ -49,7 +51,7 @@ export const makePgClient = (
       connectTimeout: settings.connectTimeout,
       idleTimeout: settings.idleTimeout,
       connectionTTL: settings.connectionTTL,
-      stream: watchdogSocket(Duration.toMillis(Duration.sum(settings.statementTimeout, CONNECTION_GRACE)))
+      stream: watchdogSocket(Duration.toMillis(Duration.sum(settings.statementTimeout, QUERY_GRACE)))
     }))
 
 export const clientContext = (client: PgClient.PgClient) =>
@@ -67,12 +69,14 @@ export const embeddedConnectionLimit = (poolMax: number) => 2 * poolMax + 1
 
 /**
  * PgClient and SqlClient from `DatabaseConfig`: DATABASE_URL when set,
- * otherwise the embedded PGlite in DATA_DIR. One scope owns both, so on
- * shutdown the pool closes before the socket server and PGlite.
+ * otherwise the embedded PGlite in DATA_DIR. The first connection is retried
+ * for DB_START_TIMEOUT_MS (DatabaseUnreachableError after that). One scope
+ * owns both, so on shutdown the pool closes before the socket server and
+ * PGlite.
  */
 export const DatabaseLive: Layer.Layer<
   PgClient.PgClient | SqlClient.SqlClient,
-  ConfigError.ConfigError | SqlError | EmbeddedDatabaseError
+  ConfigError.ConfigError | SqlError | EmbeddedDatabaseError | DatabaseUnreachableError
 > = Layer.scopedContext(
   Effect.gen(function*() {
     const config = yield* DatabaseConfig
@@ -83,6 +87,8 @@ export const DatabaseLive: Layer.Layer<
           Effect.map((embedded) => embedded.url)
         )
     })
-    return clientContext(yield* makePgClient(url, config))
+    // A URL that does not parse fails here, at once, not after the retries.
+    yield* sessionUrl(url, config.statementTimeout)
+    return clientContext(yield* retryFirstConnection(url, config.startTimeout, makePgClient(url, config)))
   })
 ).pipe(Layer.provide(Reactivity.layer))

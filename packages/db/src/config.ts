@@ -8,7 +8,8 @@ export const DatabaseEnv = {
   connectTimeout: "DB_CONNECT_TIMEOUT_MS",
   idleTimeout: "DB_IDLE_TIMEOUT_MS",
   connectionTTL: "DB_CONNECTION_TTL_MS",
-  statementTimeout: "DB_STATEMENT_TIMEOUT_MS"
+  statementTimeout: "DB_STATEMENT_TIMEOUT_MS",
+  startTimeout: "DB_START_TIMEOUT_MS"
 } as const
 
 /** How to reach the database and how the connection pool behaves. */
@@ -26,6 +27,8 @@ export interface DatabaseConfig extends PoolSettings {
   readonly url: Option.Option<Redacted.Redacted>
   /** The PGlite data directory (`memory://` keeps it in memory). */
   readonly dataDir: string
+  /** How long start-up keeps trying to reach the database before it gives up. */
+  readonly startTimeout: Duration.Duration
 }
 
 const positiveInteger = (name: string, fallback: number) =>
@@ -46,5 +49,6 @@ export const DatabaseConfig: Config.Config<DatabaseConfig> = Config.all({
   connectTimeout: millis(DatabaseEnv.connectTimeout, 5_000),
   idleTimeout: millis(DatabaseEnv.idleTimeout, 30_000),
   connectionTTL: millis(DatabaseEnv.connectionTTL, 300_000),
-  statementTimeout: millis(DatabaseEnv.statementTimeout, 15_000)
+  statementTimeout: millis(DatabaseEnv.statementTimeout, 15_000),
+  startTimeout: millis(DatabaseEnv.startTimeout, 30_000)
 })

@@ -1,18 +1,23 @@
-import { mkdir } from "node:fs/promises"
-import { resolve } from "node:path"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Effect, Redacted, type Scope } from "effect"
 import { lockDataDir } from "./data-dir-lock.js"
 import { EmbeddedDatabaseError } from "./embedded-error.js"
+import { createOwnerOnlyDir, makeOwnerOnly, OwnerOnlyNodeFS } from "./owner-only.js"
 
 export const IN_MEMORY = "memory://"
+
+/** The name `pg` gives the socket in a host directory (port 5432). */
+export const SOCKET_NAME = ".s.PGSQL.5432"
 
 export interface EmbeddedDatabase {
   /** A postgres:// URL to the socket server, for the same PgClient as a real server. */
   readonly url: Redacted.Redacted
-  readonly host: string
-  readonly port: number
+  /** The owner-only directory holding the Unix socket (removed with the scope). */
+  readonly socketDir: string
   /** Absolute data directory, or `memory://`. */
   readonly dataDir: string
 }
@@ -27,55 +32,73 @@ export interface EmbeddedOptions {
 const attempt = <A>(message: string, run: () => Promise<A>) =>
   Effect.tryPromise({ try: run, catch: (cause) => new EmbeddedDatabaseError({ message, cause }) })
 
-/** Opens PGlite in `dataDir`, creating its parents and claiming it for this process; closed with the scope. */
+/**
+ * Opens PGlite in `dataDir`, creating it and its parents, claiming it for
+ * this process, and keeping it owner-only (0700, files 0600); closed with the
+ * scope.
+ */
 export const openPGlite = (
   dataDir: string,
   image?: Blob
 ): Effect.Effect<PGlite, EmbeddedDatabaseError, Scope.Scope> =>
   Effect.gen(function*() {
+    const options = image ? { loadDataDir: image } : {}
     if (dataDir !== IN_MEMORY) {
-      // PGlite creates the directory itself but not its parents.
-      yield* attempt(`Cannot create ${dataDir}`, () => mkdir(dataDir, { recursive: true }))
+      yield* attempt(`Cannot create ${dataDir}`, () => createOwnerOnlyDir(dataDir))
       yield* lockDataDir(dataDir)
+      yield* attempt(`Cannot make ${dataDir} owner-only`, () => makeOwnerOnly(dataDir))
     }
+    const open = dataDir === IN_MEMORY
+      ? () => PGlite.create(dataDir, options)
+      : () => PGlite.create({ ...options, fs: new OwnerOnlyNodeFS(dataDir) })
     return yield* Effect.acquireRelease(
-      attempt(`Cannot open PGlite in ${dataDir}`, () => PGlite.create(dataDir, image ? { loadDataDir: image } : {})),
+      attempt(`Cannot open PGlite in ${dataDir}`, open),
       (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
     )
   })
 
+/** A fresh directory only this user can enter (mkdtemp makes it 0700), removed with the scope. */
+const privateDirectory = Effect.acquireRelease(
+  attempt("Cannot create a directory for the database socket", () => mkdtemp(join(tmpdir(), "tks-db-"))),
+  (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true })).pipe(Effect.ignore)
+)
+
 /**
- * Serves an open PGlite over the PostgreSQL wire protocol on a free loopback
- * port, so the embedded database is reached through exactly the client and
- * code paths a real PostgreSQL server is. Acquired after PGlite, so closing
- * the scope stops the socket server first (the other order leaves handlers
- * talking to a closed database).
+ * Serves an open PGlite over the PostgreSQL wire protocol, so the embedded
+ * database is reached through exactly the client and code paths a real
+ * PostgreSQL server is.
+ *
+ * Only to this service: pglite-socket checks no password, so the server
+ * listens on a Unix socket in a fresh owner-only directory, which no other
+ * user can enter (a loopback port let every local process read every table,
+ * write tokens, or take every connection slot). The directory is under the
+ * system temp directory rather than DATA_DIR: a socket path is limited to
+ * about 100 bytes, and PGlite's NODEFS cannot stat a socket (one inside the
+ * data directory makes dumpDataDir fail with EINVAL). Every connection slot
+ * is the service's own.
+ *
+ * Acquired after PGlite, so closing the scope stops the socket server first
+ * (the other order leaves handlers talking to a closed database).
  */
 export const servePGlite = (
   db: PGlite,
   options: { readonly dataDir: string; readonly maxConnections: number }
 ): Effect.Effect<EmbeddedDatabase, EmbeddedDatabaseError, Scope.Scope> =>
   Effect.gen(function*() {
-    const host = "127.0.0.1"
-    // Port 0: the OS picks a free port; pglite-socket reads the real one back after listen.
-    const server = new PGLiteSocketServer({ db, host, port: 0, maxConnections: options.maxConnections })
+    const socketDir = yield* privateDirectory
+    const server = new PGLiteSocketServer({ db, path: join(socketDir, SOCKET_NAME), maxConnections: options.maxConnections })
     yield* Effect.acquireRelease(
       attempt("Cannot start the PGlite socket server", () => server.start()),
       () => Effect.promise(() => server.stop()).pipe(Effect.ignore)
     )
-    const port = portOf(server.getServerConn())
-    yield* Effect.logInfo("Embedded PGlite database started").pipe(
-      Effect.annotateLogs({ dataDir: options.dataDir, address: `${host}:${port}` })
-    )
-    return {
-      url: Redacted.make(`postgres://postgres@${host}:${port}/postgres`),
-      host,
-      port,
-      dataDir: options.dataDir
-    }
+    // No address in the log: nothing another process could use.
+    yield* Effect.logInfo("Embedded PGlite database started").pipe(Effect.annotateLogs({ dataDir: options.dataDir }))
+    const url = new URL("postgres://postgres@localhost/postgres")
+    url.searchParams.set("host", socketDir)
+    return { url: Redacted.make(url.toString()), socketDir, dataDir: options.dataDir }
   })
 
-/** PGlite in `dataDir` (a directory, or `memory://`), served on loopback for the scope. */
+/** PGlite in `dataDir` (a directory, or `memory://`), served to this process only, for the scope. */
 export const startEmbedded = (
   options: EmbeddedOptions
 ): Effect.Effect<EmbeddedDatabase, EmbeddedDatabaseError, Scope.Scope> =>
@@ -84,6 +107,3 @@ export const startEmbedded = (
     const db = yield* openPGlite(dataDir)
     return yield* servePGlite(db, { dataDir, maxConnections: options.maxConnections })
   })
-
-// getServerConn() is "host:port" for a TCP server.
-const portOf = (conn: string): number => Number(conn.slice(conn.lastIndexOf(":") + 1))

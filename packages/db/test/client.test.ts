@@ -20,6 +20,7 @@ it.effect("DatabaseConfig: defaults, milliseconds, and an empty DATABASE_URL mea
       expect(defaults.right.poolMax).toBe(10)
       expect(Duration.toMillis(defaults.right.statementTimeout)).toBe(15_000)
       expect(Duration.toMillis(defaults.right.connectionTTL)).toBe(300_000)
+      expect(Duration.toMillis(defaults.right.startTimeout)).toBe(30_000)
     }
     const empty = yield* readConfig({ DATABASE_URL: "" })
     expect(Either.isRight(empty) && Option.isNone(empty.right.url)).toBe(true)

@@ -1,12 +1,16 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises"
+import { spawnSync } from "node:child_process"
+import { chmod, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Reactivity } from "@effect/experimental"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Either } from "effect"
-import { DatabaseLive } from "../src/client.js"
+import { Context, Effect, Either, Redacted } from "effect"
+import { DatabaseLive, makePgClient } from "../src/client.js"
 import { LOCK_FILE } from "../src/data-dir-lock.js"
+import { IN_MEMORY, SOCKET_NAME, startEmbedded } from "../src/embedded.js"
 import { DatabaseHealth } from "../src/health.js"
+import { TEST_POOL } from "../src/test-database.js"
 import { buildWithEnv } from "./support/with-env.js"
 
 const temporaryDirectory = Effect.acquireRelease(
@@ -57,5 +61,77 @@ describe("embedded database (no DATABASE_URL)", () => {
       // A pid that cannot be running: the lock is stale.
       yield* Effect.promise(() => writeFile(join(dataDir, LOCK_FILE), "2147483647"))
       expect(yield* withEmbedded(dataDir, (sql) => sql`SELECT 1 AS one`)).toEqual([{ one: 1 }])
+    }))
+})
+
+// Every path under `dir` (itself included) that group or others may use, with its mode.
+const notOwnerOnly = async (dir: string): Promise<Array<string>> => {
+  const found: Array<string> = []
+  const visit = async (path: string) => {
+    const info = await stat(path)
+    if ((info.mode & 0o077) !== 0) found.push(`${path} ${(info.mode & 0o777).toString(8)}`)
+    if (info.isDirectory()) for (const name of await readdir(path)) await visit(join(path, name))
+  }
+  await visit(dir)
+  return found
+}
+
+// What the version before this one left: every file 0666, every directory 0755.
+const loosen = async (path: string): Promise<void> => {
+  const info = await stat(path)
+  await chmod(path, info.isDirectory() ? 0o755 : 0o666)
+  if (info.isDirectory()) for (const name of await readdir(path)) await loosen(join(path, name))
+}
+
+// Run as the unprivileged user `nobody`: connects to the socket and prints the error code.
+const connectAsNobody = (socketPath: string) =>
+  spawnSync(process.execPath, [
+    "-e",
+    `require("node:net").connect(${JSON.stringify(socketPath)}).on("connect", () => { console.log("CONNECTED"); process.exit(0) }).on("error", (e) => console.log(e.code))`
+  ], { uid: 65534, gid: 65534, cwd: "/", encoding: "utf8" }).stdout.trim()
+
+describe("the embedded database is the service's alone", () => {
+  it.scopedLive("it is served on a Unix socket in an owner-only directory, removed with the scope; the pool works", () =>
+    Effect.gen(function*() {
+      const socketDir = yield* Effect.scoped(Effect.gen(function*() {
+        const embedded = yield* startEmbedded({ dataDir: IN_MEMORY, maxConnections: 3 })
+        const url = new URL(Redacted.value(embedded.url))
+        // No host or port another process could use: pg reaches host=<dir>/.s.PGSQL.5432.
+        expect(url.searchParams.get("host")).toBe(embedded.socketDir)
+        const dir = yield* Effect.promise(() => stat(embedded.socketDir))
+        expect(dir.mode & 0o777).toBe(0o700)
+        expect(dir.uid).toBe(process.getuid?.())
+        const socket = yield* Effect.promise(() => stat(join(embedded.socketDir, SOCKET_NAME)))
+        expect(socket.isSocket()).toBe(true)
+        if (process.getuid?.() === 0) {
+          // Root may enter any directory; another user may not.
+          expect(connectAsNobody(join(embedded.socketDir, SOCKET_NAME))).toBe("EACCES")
+        }
+        const sql = yield* makePgClient(embedded.url, { ...TEST_POOL, poolMax: 2 }).pipe(Effect.provide(Reactivity.layer))
+        expect(yield* sql`SELECT 1 AS one`).toEqual([{ one: 1 }])
+        return embedded.socketDir
+      }))
+      const gone = yield* Effect.either(Effect.tryPromise(() => stat(socketDir)))
+      expect(Either.isLeft(gone)).toBe(true)
+    }))
+
+  it.scopedLive("DATA_DIR is 0700 and its files 0600 after start and after writes, and an older loose directory is tightened", () =>
+    Effect.gen(function*() {
+      const dataDir = join(yield* temporaryDirectory, "data")
+      const writeAndCheckpoint = (table: string) => (sql: SqlClient.SqlClient) =>
+        Effect.gen(function*() {
+          yield* sql`CREATE TABLE ${sql(table)} (id integer PRIMARY KEY, body text NOT NULL)`
+          yield* sql`INSERT INTO ${sql(table)} SELECT g, 'row ' || g FROM generate_series(1, 2000) g`
+          yield* sql`CHECKPOINT`
+          return yield* Effect.promise(() => notOwnerOnly(dataDir))
+        })
+
+      expect(yield* withEmbedded(dataDir, writeAndCheckpoint("first"))).toEqual([])
+      expect(yield* Effect.promise(() => notOwnerOnly(dataDir))).toEqual([])
+
+      yield* Effect.promise(() => loosen(dataDir))
+      expect((yield* Effect.promise(() => notOwnerOnly(dataDir))).length).toBeGreaterThan(900)
+      expect(yield* withEmbedded(dataDir, writeAndCheckpoint("second"))).toEqual([])
+      expect(yield* Effect.promise(() => notOwnerOnly(dataDir))).toEqual([])
     }))
 })

@@ -36,15 +36,21 @@ const fakeServer = (reply: (chunk: Buffer, count: number) => Buffer | undefined)
     (server) => Effect.sync(server.close)
   )
 
-const connected = (port: number) =>
+const connected = (port: number, factory: () => Socket = watchdogSocket(DEADLINE)) =>
   Effect.async<Socket>((resume) => {
-    const socket = watchdogSocket(DEADLINE)()
+    const socket = factory()
     socket.on("error", () => {})
     socket.connect(port, "127.0.0.1", () => resume(Effect.succeed(socket)))
   })
 
 const send = (socket: Socket, bytes: string) => Effect.sync(() => socket.write(bytes))
 const alive = (socket: Socket) => Effect.sync(() => !socket.destroyed)
+
+/** Waits for `socket` to close; what `look` saw at that moment. */
+const atClose = <A>(socket: Socket, look: () => A) =>
+  Effect.async<A>((resume) => {
+    socket.once("close", () => resume(Effect.succeed(look())))
+  })
 
 describe("watchdogSocket", () => {
   it.scopedLive("keeps a connection whose requests were answered, however long it then idles", () =>
@@ -89,5 +95,28 @@ describe("watchdogSocket", () => {
       yield* send(socket, "lost query")
       yield* Effect.sleep(DEADLINE * 3)
       expect(yield* alive(socket)).toBe(false)
+    }))
+
+  it.scopedLive("when one connection is dropped for silence, the same pool's idle ones go too; waiting ones and other pools' stay", () =>
+    Effect.gen(function*() {
+      const server = yield* fakeServer((chunk) => (/lost|slow/.test(chunk.toString()) ? undefined : READY_FOR_QUERY))
+      const pool = watchdogSocket(DEADLINE)
+      const idle = yield* connected(server.port, pool)
+      const waiting = yield* connected(server.port, pool)
+      const dying = yield* connected(server.port, pool)
+      const otherPool = yield* connected(server.port)
+      for (const socket of [idle, waiting, dying, otherPool]) yield* send(socket, "query")
+      yield* Effect.sleep(DEADLINE / 3)
+
+      yield* send(dying, "lost query")
+      yield* Effect.sleep(DEADLINE / 2)
+      // Waiting for an answer, but not yet for as long as the deadline.
+      yield* send(waiting, "slow query")
+      const seen = yield* atClose(dying, () => ({ idle: idle.destroyed, waiting: waiting.destroyed, other: otherPool.destroyed }))
+      expect(seen).toEqual({ idle: true, waiting: false, other: false })
+      // The waiting one still meets its own deadline.
+      yield* Effect.sleep(DEADLINE * 2)
+      expect(yield* alive(waiting)).toBe(false)
+      expect(yield* alive(otherPool)).toBe(true)
     }))
 })

@@ -2,6 +2,7 @@ import { HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { Api } from "@tks/api/api"
 import { AuthenticationLive } from "./authentication.js"
+import { DeadlineLive } from "./deadline.js"
 import { ErrorBodiesLive } from "./error-bodies.js"
 import { AdministrationHandlers } from "./handlers/administration.js"
 import { CompanyRolesHandlers } from "./handlers/company-roles.js"
@@ -17,4 +18,4 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
 )
 
 /** Every route of the HTTP transport. Needs the core services and DatabaseHealth. */
-export const HttpRoutes = Layer.mergeAll(ApiRoutes, OpenApiRoutes, HealthRoutes, ErrorBodiesLive)
+export const HttpRoutes = Layer.mergeAll(ApiRoutes, OpenApiRoutes, HealthRoutes, ErrorBodiesLive, DeadlineLive)

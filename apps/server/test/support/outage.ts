@@ -2,7 +2,7 @@ import { createServer } from "node:http"
 import { Reactivity } from "@effect/experimental"
 import { FetchHttpClient, HttpLayerRouter } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Context, Duration, Effect, Layer, Logger, LogLevel } from "effect"
+import { ConfigProvider, Context, Duration, Effect, Layer, Logger, LogLevel } from "effect"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import { CoreLive } from "@tks/core/live"
 import { clientContext, embeddedConnectionLimit, makePgClient } from "@tks/db/client"
@@ -32,30 +32,51 @@ export class DatabaseProxy extends Context.Tag("test/DatabaseProxy")<DatabasePro
 
 // A fresh database, migrated over a direct connection; the server's pool
 // reaches it only through the proxy.
-const DatabaseThroughProxy = Layer.scopedContext(
-  Effect.gen(function*() {
+const databaseThroughProxy = (pool: PoolSettings) =>
+  Layer.scopedContext(Effect.gen(function*() {
     // The pool, the short-lived migration client, and sockets still closing.
-    const url = yield* provisionTestDatabase(embeddedConnectionLimit(OUTAGE_POOL.poolMax) + 2)
+    const url = yield* provisionTestDatabase(embeddedConnectionLimit(pool.poolMax) + 2)
     yield* makePgClient(url, { ...TEST_POOL, poolMax: 1 }).pipe(
       Effect.flatMap((client) => runMigrations().pipe(Effect.provide(clientContext(client)))),
       Effect.scoped
     )
     const proxy = yield* startBlackholeProxy(url)
-    const client = yield* makePgClient(proxy.url, OUTAGE_POOL)
+    const client = yield* makePgClient(proxy.url, pool)
     return clientContext(client).pipe(Context.add(DatabaseProxy, proxy))
-  })
-).pipe(Layer.provide(Reactivity.layer))
+  })).pipe(Layer.provide(Reactivity.layer))
 
 /**
  * The real server as in ./server.ts (every route, the real middleware, on a
  * free loopback port), whose one pool reaches a fresh, migrated test database
- * through a proxy the test can black-hole, close and restore.
+ * through a proxy the test can black-hole, close and restore. `env` adds to
+ * the environment the server reads its configuration from.
  */
-export const OutageServerLive = HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
-  Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
-  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
-  Layer.provideMerge(FetchHttpClient.layer),
-  Layer.provideMerge(DatabaseThroughProxy),
-  // The outage's "database unavailable" warnings are expected; errors still show.
-  Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
+export const outageServer = (pool: PoolSettings, env: Record<string, string> = {}) => {
+  const server = HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(FetchHttpClient.layer),
+    Layer.provideMerge(databaseThroughProxy(pool)),
+    // The outage's "database unavailable" warnings are expected; errors still show.
+    Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
+  )
+  const config = ConfigProvider.fromMap(new Map(Object.entries(env))).pipe(
+    ConfigProvider.orElse(() => ConfigProvider.fromEnv())
+  )
+  return Layer.unwrapScoped(Layer.build(server).pipe(Effect.map(Layer.succeedContext), Effect.withConfigProvider(config)))
+}
+
+export const OutageServerLive = outageServer(OUTAGE_POOL)
+
+/** The request deadline under the server's own settings. */
+export const DEADLINE_MS = 1_000
+
+/**
+ * Production's 15 s statement timeout (queries on a black-holed connection
+ * fail after 16 s) and a 1 s request deadline: only the deadline can answer
+ * within the call limit.
+ */
+export const DeadlineServerLive = outageServer(
+  { ...OUTAGE_POOL, statementTimeout: Duration.seconds(15) },
+  { REQUEST_TIMEOUT_MS: String(DEADLINE_MS) }
 )

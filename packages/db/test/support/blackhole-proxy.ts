@@ -1,4 +1,5 @@
 import { connect, createServer, type Socket } from "node:net"
+import { join } from "node:path"
 import { Effect, Redacted, type Scope } from "effect"
 
 export interface BlackholeProxy {
@@ -29,10 +30,20 @@ interface Pair {
   silent: boolean
 }
 
-/** A TCP proxy on 127.0.0.1 in front of `target`'s host and port that can black-hole or refuse. */
+// Where `pg` would connect for this URL: a Unix socket (host=/dir, the embedded database) or host and port.
+const upstreamOf = (url: URL) => {
+  const port = Number(url.port || 5432)
+  const socketDir = url.searchParams.get("host")
+  return socketDir?.startsWith("/")
+    ? () => connect(join(socketDir, `.s.PGSQL.${port}`))
+    : () => connect(port, url.hostname)
+}
+
+/** A TCP proxy on 127.0.0.1 in front of `target`'s server that can black-hole or refuse. */
 export const startBlackholeProxy = (target: Redacted.Redacted): Effect.Effect<BlackholeProxy, never, Scope.Scope> =>
   Effect.gen(function*() {
     const targetUrl = new URL(Redacted.value(target))
+    const connectUpstream = upstreamOf(targetUrl)
     const pairs = new Set<Pair>()
     let holing = false
 
@@ -45,7 +56,7 @@ export const startBlackholeProxy = (target: Redacted.Redacted): Effect.Effect<Bl
         pairs.delete(pair)
       })
       if (pair.silent) return
-      const upstream = connect(Number(targetUrl.port || 5432), targetUrl.hostname)
+      const upstream = connectUpstream()
       pair.upstream = upstream
       upstream.on("error", () => client.destroy())
       upstream.on("close", () => client.destroy())
@@ -80,6 +91,7 @@ export const startBlackholeProxy = (target: Redacted.Redacted): Effect.Effect<Bl
     )
 
     const proxied = new URL(targetUrl)
+    proxied.searchParams.delete("host")
     proxied.hostname = "127.0.0.1"
     proxied.port = String(port)
     return {
