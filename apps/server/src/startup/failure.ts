@@ -30,6 +30,9 @@ const ownMessage = (error: unknown): string | undefined => {
   return undefined
 }
 
+/** Errors whose message is already the whole sentence for an operator (the address and the reason): their causes would only repeat it. */
+const selfContained: ReadonlySet<string> = new Set(["DatabaseUnreachableError"])
+
 /** The error's own message, followed by its causes' while they add something ("Failed to connect: connect ECONNREFUSED …"). */
 export const describeError = (error: unknown): string => {
   if (ConfigError.isConfigError(error)) return describeConfigError(error)
@@ -43,6 +46,7 @@ export const describeError = (error: unknown): string => {
     }
     const message = ownMessage(current)
     if (message !== undefined && !parts.some((part) => part.includes(message))) parts.push(message)
+    if (Predicate.hasProperty(current, "_tag") && selfContained.has(String(current._tag))) break
     current = field(current, "cause")
   }
   if (parts.length > 0) return oneLine(parts.join(": "))
