@@ -1,0 +1,62 @@
+import { randomUUID } from "node:crypto"
+import { HttpBody, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Context, Effect, FiberRef, Option, type Scope, Tracer } from "effect"
+
+/**
+ * X-Request-Id: the caller's, when it is a sane value (1 to 200 visible
+ * ASCII characters), else a fresh UUID. It is returned on every response,
+ * put on every log line of the request (with the trace and span ids when
+ * tracing is on), and added to every JSON error body as `requestId`, so a
+ * caller's report can be matched to the logs.
+ */
+export const REQUEST_ID_HEADER = "x-request-id"
+
+const SANE = /^[\x21-\x7e]{1,200}$/
+
+/** The caller's id when it is sane, else a new one. */
+export const requestIdFor = (incoming: string | undefined): string =>
+  incoming !== undefined && SANE.test(incoming) ? incoming : randomUUID()
+
+const OPEN_BRACE = 0x7b
+const encoder = new TextEncoder()
+
+/**
+ * `{"requestId":"…",` spliced in front of a JSON object body: no parse, no
+ * re-encode. The id is JSON-escaped (it is visible ASCII, but may hold `"`).
+ */
+export const withRequestIdInBody = (
+  response: HttpServerResponse.HttpServerResponse,
+  requestId: string
+): HttpServerResponse.HttpServerResponse => {
+  const body = response.body
+  if (response.status < 400 || body._tag !== "Uint8Array" || body.body[0] !== OPEN_BRACE) return response
+  if (!body.contentType.includes("json")) return response
+  const prefix = encoder.encode(`{"requestId":${JSON.stringify(requestId)}${body.body.length > 2 ? "," : ""}`)
+  const spliced = new Uint8Array(prefix.length + body.body.length - 1)
+  spliced.set(prefix, 0)
+  spliced.set(body.body.subarray(1), prefix.length)
+  return HttpServerResponse.setBody(response, HttpBody.uint8Array(spliced, body.contentType))
+}
+
+const annotationsFor = (requestId: string, span: Tracer.AnySpan | undefined): Record<string, string> =>
+  span === undefined ? { requestId } : { requestId, traceId: span.traceId, spanId: span.spanId }
+
+/**
+ * Runs the request with its id. The log annotations are set for the rest of
+ * the request's scope, not only inside this middleware, so the server's
+ * "Sent HTTP response" line, written after it, carries them too.
+ */
+export const withRequestId = <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | Scope.Scope> =>
+  Effect.withFiberRuntime((fiber) => {
+    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    const requestId = requestIdFor(request.headers[REQUEST_ID_HEADER])
+    const tracing = fiber.getFiberRef(FiberRef.currentTracerEnabled)
+    const span = tracing ? Option.getOrUndefined(Context.getOption(fiber.currentContext, Tracer.ParentSpan)) : undefined
+    return Effect.zipRight(
+      Effect.annotateLogsScoped(annotationsFor(requestId, span)),
+      Effect.map(app, (response) =>
+        HttpServerResponse.setHeader(withRequestIdInBody(response, requestId), REQUEST_ID_HEADER, requestId))
+    )
+  })
