@@ -1,4 +1,5 @@
 import { FileSystem, HttpIncomingMessage, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Config, Context, Effect, Option, Predicate } from "effect"
 import { errorResponse } from "./error-response.js"
 
@@ -22,6 +23,20 @@ const tooLarge = (limit: number) =>
     { connection: "close" }
   )
 
+/**
+ * When a streamed body passes MaxBodySize, @effect/platform-node stops
+ * reading and destroys the request stream, and Node's IncomingMessage then
+ * destroys the socket: the caller would get a reset instead of the 413.
+ * For a body of unknown length this request's stream is made to close
+ * without taking the socket along; the 413 then goes out with
+ * `Connection: close`, and Node closes the socket after it. (A body with a
+ * Content-Length within the limit can never pass it: Node frames it.)
+ */
+const keepSocketWhenStreamCloses = (request: HttpServerRequest.HttpServerRequest) => {
+  const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+  incoming._destroy = (error, callback) => callback(error)
+}
+
 // How @effect/platform-node fails a body read that passed MaxBodySize.
 const isMaxBytesExceeded = (error: unknown): boolean =>
   Predicate.isTagged(error, "RequestError") && Predicate.hasProperty(error, "cause") &&
@@ -36,6 +51,7 @@ export const limitBody = (limit: number) => {
       const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
       const declared = request.headers["content-length"]
       if (declared !== undefined && Number(declared) > limit) return Effect.succeed(tooLarge(limit))
+      if (declared === undefined && request.headers["transfer-encoding"] !== undefined) keepSocketWhenStreamCloses(request)
       return app.pipe(
         Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
         Effect.catchAllCause((cause) =>
