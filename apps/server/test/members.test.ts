@@ -171,7 +171,7 @@ layer(TestServerLive, { excludeTestServices: true })("members (SPEC 4.3, 2.5)", 
         for (const [token, teamId] of [[tokens.admin, elsewhere.ids.teams.theirs!], [tokens.admin, "tea_nope"], [tokens.viewer, "tea_nope"]]) {
           const response = yield* raw("GET", `/v1/members?teamId=${teamId}`, { token })
           expect(response.status).toBe(400)
-          expect(response.json).toEqual({ _tag: "BadRequest", code: "UNKNOWN_TEAM", message: "Unknown teamId" })
+          expect(response.json).toEqual({ _tag: "BadRequest", code: "UNKNOWN_TEAM", message: "Unknown teamId", requestId: expect.any(String) })
         }
       }))
 
