@@ -49,9 +49,13 @@ export const limitBody = (limit: number) => {
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
     Effect.withFiberRuntime((fiber) => {
       const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-      const declared = request.headers["content-length"]
+      const headers = request.headers
+      const declared = headers["content-length"]
+      const streamed = declared === undefined && headers["transfer-encoding"] !== undefined
+      // No body: nothing to limit (most requests; this keeps them cheap).
+      if (!streamed && (declared === undefined || declared === "0")) return app
       if (declared !== undefined && Number(declared) > limit) return Effect.succeed(tooLarge(limit))
-      if (declared === undefined && request.headers["transfer-encoding"] !== undefined) keepSocketWhenStreamCloses(request)
+      if (streamed) keepSocketWhenStreamCloses(request)
       return app.pipe(
         Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
         Effect.catchAllCause((cause) =>

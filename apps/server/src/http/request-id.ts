@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto"
 import { HttpBody, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Context, Effect, FiberRef, Option, type Scope, Tracer } from "effect"
+import { Context, Effect, FiberRef, HashMap, Option, Tracer } from "effect"
 
 /**
  * X-Request-Id: the caller's, when it is a sane value (1 to 200 visible
@@ -38,24 +38,28 @@ export const withRequestIdInBody = (
   return HttpServerResponse.setBody(response, HttpBody.uint8Array(spliced, body.contentType))
 }
 
-const annotationsFor = (requestId: string, span: Tracer.AnySpan | undefined): Record<string, string> =>
-  span === undefined ? { requestId } : { requestId, traceId: span.traceId, spanId: span.spanId }
-
 /**
- * Runs the request with its id. The log annotations are set for the rest of
- * the request's scope, not only inside this middleware, so the server's
- * "Sent HTTP response" line, written after it, carries them too.
+ * Runs the request with its id. The log annotations are set on the
+ * request's fiber itself rather than around this middleware: the server runs
+ * each request in a fiber of its own, and its "Sent HTTP response" line,
+ * written after this middleware returns, must carry them too. (Scoped
+ * annotations would do the same at three times the cost.)
  */
 export const withRequestId = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | Scope.Scope> =>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
   Effect.withFiberRuntime((fiber) => {
     const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
     const requestId = requestIdFor(request.headers[REQUEST_ID_HEADER])
-    const tracing = fiber.getFiberRef(FiberRef.currentTracerEnabled)
-    const span = tracing ? Option.getOrUndefined(Context.getOption(fiber.currentContext, Tracer.ParentSpan)) : undefined
+    let annotations = HashMap.set(fiber.getFiberRef(FiberRef.currentLogAnnotations), "requestId", requestId)
+    const span = fiber.getFiberRef(FiberRef.currentTracerEnabled)
+      ? Option.getOrUndefined(Context.getOption(fiber.currentContext, Tracer.ParentSpan))
+      : undefined
+    if (span !== undefined) {
+      annotations = HashMap.set(HashMap.set(annotations, "traceId", span.traceId), "spanId", span.spanId)
+    }
     return Effect.zipRight(
-      Effect.annotateLogsScoped(annotationsFor(requestId, span)),
+      FiberRef.set(FiberRef.currentLogAnnotations, annotations),
       Effect.map(app, (response) =>
         HttpServerResponse.setHeader(withRequestIdInBody(response, requestId), REQUEST_ID_HEADER, requestId))
     )
