@@ -1,4 +1,3 @@
-import { createServer } from "node:http"
 import { HttpLayerRouter } from "@effect/platform"
 import { NodeContext, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Option } from "effect"
@@ -8,6 +7,7 @@ import { DatabaseLive } from "@tks/db/client"
 import { DatabaseHealth } from "@tks/db/health"
 import { EmbeddedMaintenanceLive } from "@tks/db/maintenance"
 import { MigrationsLive } from "@tks/db/migrate"
+import { createHttpServer } from "./http/node-server.js"
 import { HttpRoutes } from "./http/routes.js"
 import { LoggingLive } from "./observability/logging.js"
 import { TracingLive } from "./observability/tracing.js"
@@ -29,7 +29,7 @@ const main = Effect.gen(function*() {
   // The listener opens only once every service is built: a request that
   // arrived before the router was attached would hang, not wait.
   const Server = HttpLayerRouter.serve(HttpRoutes, { disableListenLog: true }).pipe(
-    Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+    Layer.provide(NodeHttpServer.layer(createHttpServer, { port: config.port, host: config.host })),
     Layer.provideMerge(Services)
   )
   return yield* Effect.gen(function*() {

@@ -64,7 +64,7 @@ const expectUnavailable = (token: string) =>
     const me = yield* get("/v1/me", token)
     expect(me.status).toBe(503)
     expect(me.headers.get("content-type")).toContain("application/json")
-    expect(me.json).toEqual({ _tag: "ServiceUnavailable", code: "SERVICE_UNAVAILABLE", message: expect.any(String) })
+    expect(me.json).toEqual({ _tag: "ServiceUnavailable", code: "SERVICE_UNAVAILABLE", message: expect.any(String), requestId: expect.any(String) })
 
     // Requests queued behind a lost pool fail fast too, all of them.
     const many = yield* crowd(token)
@@ -149,7 +149,7 @@ layer(OutageServerLive, { excludeTestServices: true })("database outage (DESIGN 
         yield* proxy.blackhole
         const me = yield* get("/v1/me", token)
         expect(me.status).toBe(503)
-        expect(me.json).toEqual({ _tag: "ServiceUnavailable", code: "SERVICE_UNAVAILABLE", message: expect.any(String) })
+        expect(me.json).toEqual({ _tag: "ServiceUnavailable", code: "SERVICE_UNAVAILABLE", message: expect.any(String), requestId: expect.any(String) })
         // Restored at once: the connection that went silent looks healthy to the pool.
         yield* proxy.restore
         yield* expectRecovered(token, userId)

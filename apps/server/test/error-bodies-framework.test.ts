@@ -1,9 +1,10 @@
-import { createServer } from "node:http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpLayerRouter, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel, Schema } from "effect"
-import { ErrorBodiesLive } from "../src/http/error-bodies.js"
+import { EdgeLive } from "../src/http/edge.js"
+import { routesOfApi } from "../src/http/method-not-allowed.js"
+import { createHttpServer } from "../src/http/node-server.js"
 import { raw } from "./support/server.js"
 
 // No /v1 endpoint takes a body yet, so a probe API with one exercises the
@@ -21,11 +22,13 @@ const ProbeHandlers = HttpApiBuilder.group(ProbeApi, "probe", (handlers) =>
 const DefectRoute = HttpLayerRouter.use((router) =>
   router.add("GET", "/defect", Effect.dieMessage("boom").pipe(Effect.as(HttpServerResponse.empty()))))
 
+const ProbeEdge = EdgeLive({ routes: [...routesOfApi(ProbeApi), { method: "GET", path: "/defect" }], docsPaths: [] })
+
 const ProbeServer = HttpLayerRouter.serve(
-  Layer.mergeAll(HttpLayerRouter.addHttpApi(ProbeApi).pipe(Layer.provide(ProbeHandlers)), DefectRoute, ErrorBodiesLive),
+  Layer.mergeAll(HttpLayerRouter.addHttpApi(ProbeApi).pipe(Layer.provide(ProbeHandlers)), DefectRoute, ProbeEdge),
   { disableLogger: true, disableListenLog: true }
 ).pipe(
-  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+  Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
   Layer.provide(Logger.minimumLogLevel(LogLevel.None))
 )
 

@@ -49,12 +49,13 @@ layer(TestServerLive, { excludeTestServices: true })("error bodies", (it) => {
         }
       }))
 
-    it.effect("a method the route does not have is 404 NOT_FOUND with a body", () =>
+    it.effect("a method the route does not have is 405 METHOD_NOT_ALLOWED with a body and Allow", () =>
       Effect.gen(function*() {
         const token = yield* admin
         const response = yield* raw("DELETE", "/v1/members", { token })
-        expect(response.status).toBe(404)
-        expectErrorBody(response.json, "NOT_FOUND")
+        expect(response.status).toBe(405)
+        expect(response.headers.get("allow")).toBe("GET, HEAD, OPTIONS")
+        expectErrorBody(response.json, "METHOD_NOT_ALLOWED")
       }))
 
     it.effect("a missing, malformed or non-bearer Authorization header is 401 UNAUTHORIZED", () =>

@@ -82,7 +82,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/members (SPEC 4.3,
       for (const token of [tokens.admin, tokens.viewer]) {
         const response = yield* raw("GET", "/v1/members?teamId=tea_nope", { token })
         expect(response.status).toBe(400)
-        expect(response.json).toEqual({ _tag: "BadRequest", code: "UNKNOWN_TEAM", message: "Unknown teamId" })
+        expect(response.json).toEqual({ _tag: "BadRequest", code: "UNKNOWN_TEAM", message: "Unknown teamId", requestId: expect.any(String) })
       }
     }))
 

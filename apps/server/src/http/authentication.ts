@@ -1,12 +1,13 @@
-import { HttpRouter } from "@effect/platform"
-import { Effect, Layer, Redacted } from "effect"
+import { HttpRouter, HttpServerRequest } from "@effect/platform"
+import { Effect, Layer } from "effect"
 import { Api } from "@tks/api/api"
 import { Authentication } from "@tks/api/authentication"
 import { policiesByRoute } from "@tks/api/authorization"
 import { Authenticator } from "@tks/core/auth/service"
 import { RateLimiter } from "@tks/core/rate-limits/service"
 import { authorize, isAccess } from "@tks/domain/policy"
-import { withInfrastructureErrors } from "./infrastructure-errors.js"
+import { parseBearer } from "./bearer.js"
+import { withDatabaseAvailability } from "./infrastructure-errors.js"
 import { perTokenLimit } from "./rate-limit.js"
 
 /**
@@ -15,6 +16,9 @@ import { perTokenLimit } from "./rate-limit.js"
  * against the token's default rate limit, then the matched endpoint's
  * declared policy is checked, and the handler runs with the resulting
  * `Access`.
+ *
+ * The token the framework hands over is ignored: it is the header minus its
+ * first seven characters, scheme unread (see ./bearer.ts).
  */
 export const AuthenticationLive = Layer.effect(
   Authentication,
@@ -25,9 +29,11 @@ export const AuthenticationLive = Layer.effect(
     // Fail closed, at start: an endpoint nobody declared a policy for would otherwise be open.
     if (missing.length > 0) return yield* Effect.dieMessage(`Endpoints without a declared policy: ${missing.join(", ")}`)
     return {
-      bearer: (token) =>
+      bearer: () =>
         Effect.gen(function*() {
-          const actor = yield* withInfrastructureErrors(authenticator.authenticate(Redacted.value(token)))
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const token = parseBearer(request.headers.authorization) ?? ""
+          const actor = yield* withDatabaseAvailability(authenticator.authenticate(token))
           yield* perTokenLimit(limiter, actor)
           const route = yield* HttpRouter.RouteContext
           const policy = byRoute.get(`${route.route.method} ${route.route.path}`)

@@ -1,9 +1,9 @@
-import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Config, Duration, Effect } from "effect"
 
 export const REQUEST_TIMEOUT_ENV = "REQUEST_TIMEOUT_MS"
 
-const RequestTimeout = Config.integer(REQUEST_TIMEOUT_ENV).pipe(
+export const RequestTimeoutConfig = Config.integer(REQUEST_TIMEOUT_ENV).pipe(
   Config.validate({ message: `${REQUEST_TIMEOUT_ENV} must be a positive integer`, validation: (ms) => ms > 0 }),
   Config.withDefault(5_000),
   Config.map(Duration.millis)
@@ -20,34 +20,28 @@ const RequestTimeout = Config.integer(REQUEST_TIMEOUT_ENV).pipe(
  * (unless its COMMIT was already on the way: a write that answered 503 may
  * still have happened, as with any timeout).
  */
-export const DeadlineLive = HttpLayerRouter.middleware(
-  Effect.gen(function*() {
-    const timeout = yield* RequestTimeout
-    const tooSlow = Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      yield* Effect.logWarning("request deadline passed").pipe(
-        Effect.annotateLogs({ method: request.method, path: request.url.split("?")[0], deadline: Duration.format(timeout) })
-      )
-      return HttpServerResponse.unsafeJson({
-        _tag: "ServiceUnavailable",
-        code: "SERVICE_UNAVAILABLE",
-        message: `The request took longer than ${Duration.format(timeout)}; retry shortly`
-      }, { status: 503 })
-    })
-    return (httpEffect): Effect.Effect<
-      HttpServerResponse.HttpServerResponse,
-      HttpLayerRouter.unhandled,
-      HttpServerRequest.HttpServerRequest
-    > =>
-      httpEffect.pipe(
-        Effect.disconnect,
-        Effect.timeoutTo({ duration: timeout, onSuccess: Effect.succeed, onTimeout: () => tooSlow }),
-        Effect.flatten,
-        // Global middleware runs where the server made the request
-        // uninterruptible (only the route itself is interruptible): without
-        // this, the timeout would wait for the handler it abandons.
-        Effect.interruptible
-      )
-  }),
-  { global: true }
-)
+export const withDeadline = (timeout: Duration.Duration) => {
+  const tooSlow = Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    yield* Effect.logWarning("request deadline passed").pipe(
+      Effect.annotateLogs({ method: request.method, path: request.url.split("?")[0], deadline: Duration.format(timeout) })
+    )
+    return HttpServerResponse.unsafeJson({
+      _tag: "ServiceUnavailable",
+      code: "SERVICE_UNAVAILABLE",
+      message: `The request took longer than ${Duration.format(timeout)}; retry shortly`
+    }, { status: 503 })
+  })
+  return <E, R>(
+    app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+    app.pipe(
+      Effect.disconnect,
+      Effect.timeoutTo({ duration: timeout, onSuccess: Effect.succeed, onTimeout: () => tooSlow }),
+      Effect.flatten,
+      // Global middleware runs where the server made the request
+      // uninterruptible (only the route itself is interruptible): without
+      // this, the timeout would wait for the handler it abandons.
+      Effect.interruptible
+    )
+}

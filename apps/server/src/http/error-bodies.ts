@@ -1,67 +1,75 @@
-import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Effect, Predicate } from "effect"
+import { HttpServerRequest, HttpServerRespondable, HttpServerResponse } from "@effect/platform"
+import { Cause, Context, Effect, Predicate } from "effect"
+import { bearerChallenge } from "./bearer.js"
+import { decodeErrorMessage, type DecodeIssue, summarizeDecodeIssues } from "./decode-errors.js"
+import { abbreviate, errorResponse, genericErrorBody } from "./error-response.js"
 
 /**
  * Every non-2xx answer has the JSON body `{code, message, ...}` (DESIGN 4).
  * The HttpApi framework answers some requests itself, outside our error
  * schemas (DESIGN pitfall 2): a request that fails schema decoding (its own
  * 400 body), malformed JSON (a RequestError), an unknown route, or a defect.
- * This global middleware gives those the same shape.
+ * This middleware gives those the same shape, fills any error answer that
+ * came without a body, and challenges a 401 with `WWW-Authenticate: Bearer`.
  */
-const json = (status: number, tag: string, code: string, message: string, extra: object = {}) =>
-  HttpServerResponse.unsafeJson({ _tag: tag, code, message, ...extra }, { status })
-
-interface DecodeIssue {
-  readonly path?: ReadonlyArray<unknown>
-  readonly message?: string
-}
-
 const reshapeDecodeError = (response: HttpServerResponse.HttpServerResponse) => {
-  if (response.status !== 400 || response.body._tag !== "Uint8Array") return response
-  let parsed: { _tag?: unknown; issues?: ReadonlyArray<DecodeIssue>; message?: unknown }
+  if (response.body._tag !== "Uint8Array") return response
+  let parsed: { _tag?: unknown; issues?: ReadonlyArray<DecodeIssue> }
   try {
     parsed = JSON.parse(new TextDecoder().decode(response.body.body))
   } catch {
     return response
   }
   if (parsed._tag !== "HttpApiDecodeError") return response
-  // A parameter that fails an optional schema yields a second, unhelpful
-  // issue ("Expected undefined"); one issue per parameter is enough.
-  const byPath = new Map<string, string>()
-  for (const issue of parsed.issues ?? []) {
-    const path = (issue.path ?? []).map(String).join(".")
-    if (!byPath.has(path)) byPath.set(path, issue.message ?? "is invalid")
-  }
-  const issues = [...byPath].map(([path, message]) => ({ path, message }))
-  const first = issues[0]
-  const message = first === undefined
-    ? "The request is invalid"
-    : first.path === "" ? first.message : `${first.path}: ${first.message}`
-  return json(400, "BadRequest", "VALIDATION_ERROR", message, { issues })
+  const issues = summarizeDecodeIssues(parsed.issues ?? [])
+  return errorResponse(400, { _tag: "BadRequest", code: "VALIDATION_ERROR", message: decodeErrorMessage(issues), issues })
 }
 
-const causeToResponse = (cause: Cause.Cause<unknown>) =>
+const isEmpty = (response: HttpServerResponse.HttpServerResponse) =>
+  response.body._tag === "Empty" || (response.body._tag === "Uint8Array" && response.body.body.length === 0)
+
+const finish = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) => {
+  if (response.status < 400) return response
+  let answer = response.status === 400 ? reshapeDecodeError(response) : response
+  // 499: the caller is gone; nobody reads a body.
+  if (isEmpty(answer) && answer.status !== 499) {
+    answer = HttpServerResponse.setBody(
+      answer,
+      HttpServerResponse.unsafeJson(genericErrorBody(answer.status)).body
+    )
+  }
+  if (answer.status === 401) {
+    answer = HttpServerResponse.setHeader(answer, "www-authenticate", bearerChallenge(request.headers.authorization))
+  }
+  return answer
+}
+
+const causeToResponse = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) =>
   Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
     if (Cause.isInterruptedOnly(cause)) return HttpServerResponse.empty({ status: 499 })
     // A body that does not parse reaches us as a defect, not a failure: look at both.
     const error = Cause.squash(cause)
     if (Predicate.isTagged(error, "RouteNotFound")) {
-      return json(404, "NotFound", "NOT_FOUND", `No route for ${request.method} ${request.url.split("?")[0]}`)
+      const path = abbreviate(request.url.split("?")[0]!)
+      return errorResponse(404, { _tag: "NotFound", code: "NOT_FOUND", message: `No route for ${request.method} ${path}` })
     }
     if (Predicate.isTagged(error, "RequestError") && Predicate.hasProperty(error, "reason") && error.reason === "Decode") {
-      return json(400, "BadRequest", "MALFORMED_JSON", "The request body is not valid JSON")
+      return errorResponse(400, { _tag: "BadRequest", code: "MALFORMED_JSON", message: "The request body is not valid JSON" })
     }
+    // Errors that know their answer (e.g. DatabaseConflict, a 409).
+    if (HttpServerRespondable.isRespondable(error)) return yield* HttpServerRespondable.toResponse(error)
     yield* Effect.logError("unhandled failure", cause)
-    return json(500, "InternalServerError", "INTERNAL_ERROR", "Something went wrong on our side")
+    return errorResponse(500, genericErrorBody(500))
   })
 
-export const ErrorBodiesLive = HttpLayerRouter.middleware(
-  // Handles every failure; the declared `unhandled` only satisfies the router's typing.
-  (httpEffect): Effect.Effect<
-    HttpServerResponse.HttpServerResponse,
-    HttpLayerRouter.unhandled,
-    HttpServerRequest.HttpServerRequest
-  > => httpEffect.pipe(Effect.map(reshapeDecodeError), Effect.catchAllCause(causeToResponse)),
-  { global: true }
-)
+/** Wraps the routed app: every failure becomes an answer, every error answer a JSON body. */
+export const withErrorBodies = <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> =>
+  Effect.withFiberRuntime((fiber) => {
+    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    return app.pipe(
+      Effect.catchAllCause((cause) => causeToResponse(request, cause)),
+      Effect.map((response) => finish(request, response))
+    )
+  })

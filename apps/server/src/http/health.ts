@@ -1,6 +1,13 @@
 import { HttpLayerRouter, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { DatabaseHealth } from "@tks/db/health"
+import type { RouteSpec } from "./method-not-allowed.js"
+
+/** The probes, for the edge's method table. */
+export const HealthRouteSpecs: ReadonlyArray<RouteSpec> = [
+  { method: "GET", path: "/health" },
+  { method: "GET", path: "/ready" }
+]
 
 /**
  * GET /health: the process is alive (liveness).

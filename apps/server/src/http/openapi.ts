@@ -8,12 +8,15 @@ import { PublicUrl } from "@tks/core/shared/links"
  * GET /docs: the Scalar page over that same document; its viewer is bundled
  * (no CDN), so it works offline.
  */
+export const OPENAPI_PATH = "/v1/openapi.json"
+export const DOCS_PATH = "/docs"
+
 export const OpenApiRoutes = Layer.unwrapEffect(
   Effect.gen(function*() {
     const document = openApiDocument(yield* PublicUrl)
     return Layer.mergeAll(
-      HttpLayerRouter.add("GET", "/v1/openapi.json", Effect.succeed(HttpServerResponse.unsafeJson(document))),
-      HttpApiScalar.layerHttpLayerRouter({ api: apiServing(document), path: "/docs" })
+      HttpLayerRouter.add("GET", OPENAPI_PATH, Effect.succeed(HttpServerResponse.unsafeJson(document))),
+      HttpApiScalar.layerHttpLayerRouter({ api: apiServing(document), path: DOCS_PATH })
     )
   })
 )

@@ -2,20 +2,30 @@ import { HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { Api } from "@tks/api/api"
 import { AuthenticationLive } from "./authentication.js"
-import { DeadlineLive } from "./deadline.js"
-import { ErrorBodiesLive } from "./error-bodies.js"
+import { EdgeLive } from "./edge.js"
 import { AdministrationHandlers } from "./handlers/administration.js"
 import { CompanyRolesHandlers } from "./handlers/company-roles.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
 import { TeamsHandlers } from "./handlers/teams.js"
-import { HealthRoutes } from "./health.js"
-import { OpenApiRoutes } from "./openapi.js"
+import { HealthRoutes, HealthRouteSpecs } from "./health.js"
+import { routesOfApi } from "./method-not-allowed.js"
+import { DOCS_PATH, OPENAPI_PATH, OpenApiRoutes } from "./openapi.js"
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
   Layer.provide([MeHandlers, TeamsHandlers, MembersHandlers, CompanyRolesHandlers, AdministrationHandlers]),
   Layer.provide(AuthenticationLive)
 )
 
+const Edge = EdgeLive({
+  routes: [
+    ...routesOfApi(Api),
+    { method: "GET", path: OPENAPI_PATH },
+    { method: "GET", path: DOCS_PATH },
+    ...HealthRouteSpecs
+  ],
+  docsPaths: [DOCS_PATH]
+})
+
 /** Every route of the HTTP transport. Needs the core services and DatabaseHealth. */
-export const HttpRoutes = Layer.mergeAll(ApiRoutes, OpenApiRoutes, HealthRoutes, ErrorBodiesLive, DeadlineLive)
+export const HttpRoutes = Layer.mergeAll(ApiRoutes, OpenApiRoutes, HealthRoutes, Edge)

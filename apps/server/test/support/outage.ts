@@ -1,4 +1,4 @@
-import { createServer } from "node:http"
+import { createHttpServer } from "../../src/http/node-server.js"
 import { Reactivity } from "@effect/experimental"
 import { FetchHttpClient, HttpLayerRouter } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -54,7 +54,7 @@ const databaseThroughProxy = (pool: PoolSettings) =>
 export const outageServer = (pool: PoolSettings, env: Record<string, string> = {}) => {
   const server = HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(FetchHttpClient.layer),
     Layer.provideMerge(databaseThroughProxy(pool)),
     // The outage's "database unavailable" warnings are expected; errors still show.

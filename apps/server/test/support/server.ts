@@ -1,4 +1,3 @@
-import { createServer } from "node:http"
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest, HttpLayerRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Logger, LogLevel } from "effect"
@@ -8,6 +7,7 @@ import type { OrgFixtureInput } from "@tks/core/org-import/schema"
 import { CoreLive } from "@tks/core/live"
 import { DatabaseHealth } from "@tks/db/health"
 import { TestDatabaseLive } from "@tks/db/test-database"
+import { createHttpServer } from "../../src/http/node-server.js"
 import { HttpRoutes } from "../../src/http/routes.js"
 
 /**
@@ -17,7 +17,7 @@ import { HttpRoutes } from "../../src/http/routes.js"
  */
 export const TestServerLive = HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
   Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
-  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+  Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
   Layer.provideMerge(FetchHttpClient.layer),
   Layer.provideMerge(TestDatabaseLive),
   // Keep test output to what matters: warnings and errors.

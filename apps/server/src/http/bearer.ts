@@ -1,0 +1,22 @@
+/**
+ * The `Authorization: Bearer <token>` header (RFC 6750 2.1, RFC 7235 2.1):
+ * the scheme `Bearer` in any case, one or more spaces, then a token68.
+ *
+ * The framework's own bearer decoding drops the first seven characters
+ * unread, so `Digest tks_…` or `XXXXXXXtks_…` authenticated and
+ * `Bearer  tks_…` (two spaces) did not. This parser reads the scheme.
+ */
+const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i
+
+/** The token, or undefined when the header is absent or is not a well-formed bearer credential. */
+export const parseBearer = (authorization: string | undefined): string | undefined => {
+  if (authorization === undefined || authorization.length > 8_192) return undefined
+  return BEARER.exec(authorization)?.[1]
+}
+
+/**
+ * The `WWW-Authenticate` challenge of a 401 (RFC 6750 3): plain `Bearer`
+ * when no bearer token came, `error="invalid_token"` when one did.
+ */
+export const bearerChallenge = (authorization: string | undefined): string =>
+  parseBearer(authorization) === undefined ? "Bearer" : `Bearer error="invalid_token"`

@@ -1,0 +1,74 @@
+import { abbreviate, ECHO_LIMIT } from "./error-response.js"
+
+/**
+ * The framework's decode errors (HttpApiDecodeError: one issue per schema
+ * branch that failed) reshaped for callers: one issue per parameter or
+ * field, every allowed literal named (a union of literals yields one issue
+ * per literal, and only the first used to be kept), and the echoed input cut
+ * to a short prefix (a 9 KB value made an 18 KB answer, quoted twice).
+ */
+export interface DecodeIssue {
+  readonly path?: ReadonlyArray<unknown> | undefined
+  readonly message?: string | undefined
+}
+
+export interface InputIssue {
+  readonly path: string
+  readonly message: string
+}
+
+const EXPECTED = /^Expected ([\s\S]+?), actual ([\s\S]*)$/
+const QUOTED = /"((?:[^"\\]|\\.)*)"/g
+// The optional wrapper's own branch says nothing useful when another branch spoke.
+const OPTIONAL_BRANCH = /^Expected undefined, actual /
+const MESSAGE_LIMIT = 300
+
+/** The input as the formatter printed it (JSON), cut to a short prefix. */
+const shortActual = (actual: string): string => {
+  if (actual.length <= ECHO_LIMIT + 2) return actual
+  try {
+    const value: unknown = JSON.parse(actual)
+    if (typeof value === "string") return JSON.stringify(abbreviate(value))
+  } catch {
+    // not JSON: cut as text
+  }
+  return abbreviate(actual)
+}
+
+/** Any quoted echo in a free-form message, cut. */
+const shortMessage = (message: string): string =>
+  abbreviate(
+    message.replace(QUOTED, (whole, inner: string) => inner.length > ECHO_LIMIT ? shortActual(whole) : whole),
+    MESSAGE_LIMIT
+  )
+
+const mergeMessages = (messages: ReadonlyArray<string>): string => {
+  const useful = messages.length > 1 ? messages.filter((m) => !OPTIONAL_BRANCH.test(m)) : messages
+  const chosen = useful.length > 0 ? useful : messages
+  const parsed = chosen.map((message) => EXPECTED.exec(message))
+  const actual = parsed[0]?.[2]
+  if (actual !== undefined && parsed.every((match) => match !== null && match[2] === actual)) {
+    const expected = [...new Set(parsed.map((match) => match![1]!))]
+    return `Expected ${expected.join(" | ")}, actual ${shortActual(actual)}`
+  }
+  return shortMessage(chosen[0] ?? "is invalid")
+}
+
+/** One issue per path, in the order the paths first appear. */
+export const summarizeDecodeIssues = (issues: ReadonlyArray<DecodeIssue>): ReadonlyArray<InputIssue> => {
+  const byPath = new Map<string, Array<string>>()
+  for (const issue of issues) {
+    const path = abbreviate((issue.path ?? []).map(String).join("."))
+    const messages = byPath.get(path) ?? []
+    messages.push(issue.message ?? "is invalid")
+    byPath.set(path, messages)
+  }
+  return [...byPath].map(([path, messages]) => ({ path, message: mergeMessages(messages) }))
+}
+
+/** The sentence of the whole answer: its first issue, with the path in front. */
+export const decodeErrorMessage = (issues: ReadonlyArray<InputIssue>): string => {
+  const first = issues[0]
+  if (first === undefined) return "The request is invalid"
+  return first.path === "" ? first.message : `${first.path}: ${first.message}`
+}

@@ -1,0 +1,61 @@
+import { HttpLayerRouter, type HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { Config, Effect, type Scope } from "effect"
+import { BodyLimitConfig, limitBody } from "./body-limit.js"
+import { withCompression } from "./compression.js"
+import { RequestTimeoutConfig, withDeadline } from "./deadline.js"
+import { CorsOriginsConfig, withCors } from "./cors.js"
+import { withErrorBodies } from "./error-bodies.js"
+import { allowedMethodsTable, answerWrongMethod, type RouteSpec } from "./method-not-allowed.js"
+import { withRequestId } from "./request-id.js"
+import { refuseInvalidText } from "./request-text.js"
+import { HttpsConfig, withSecurityHeaders } from "./security-headers.js"
+
+/** The environment the edge reads: CORS_ORIGINS, BODY_LIMIT_BYTES, PUBLIC_URL, REQUEST_TIMEOUT_MS. */
+export const EdgeConfig = Config.all({
+  corsOrigins: CorsOriginsConfig,
+  bodyLimit: BodyLimitConfig,
+  https: HttpsConfig,
+  requestTimeout: RequestTimeoutConfig
+})
+
+export interface EdgeOptions {
+  /** Every route the router has, for 405 `Allow` and CORS preflight. */
+  readonly routes: ReadonlyArray<RouteSpec>
+  /** The paths of the HTML docs page (its own Content-Security-Policy). */
+  readonly docsPaths: ReadonlyArray<string>
+}
+
+/**
+ * What every HTTP request passes through, as one global middleware so the
+ * order is explicit (outermost first):
+ *
+ * 1. compression: of the final body, error bodies included;
+ * 2. request id: header, log annotations, `requestId` in error bodies;
+ * 3. security headers, on every answer;
+ * 4. CORS: preflight answered here; headers on every answer, errors included;
+ * 5. error bodies: every failure and every bodiless error becomes JSON;
+ * 6. path and query text check (400), 7. body size limit (413),
+ * 8. wrong method on a known path (405), 9. the request deadline (503) -- then the router.
+ */
+export const EdgeLive = (options: EdgeOptions) =>
+  HttpLayerRouter.middleware(
+    Effect.map(EdgeConfig, (config) => {
+      const allowedMethods = allowedMethodsTable(options.routes)
+      const cors = withCors({ origins: config.corsOrigins, allowedMethods })
+      const securityHeaders = withSecurityHeaders({ https: config.https, docsPaths: options.docsPaths })
+      const bodyLimit = limitBody(config.bodyLimit)
+      const wrongMethod = answerWrongMethod(allowedMethods)
+      const deadline = withDeadline(config.requestTimeout)
+      return (
+        app: Effect.Effect<HttpServerResponse.HttpServerResponse, HttpLayerRouter.unhandled>
+      ): Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        HttpLayerRouter.unhandled,
+        HttpServerRequest.HttpServerRequest | Scope.Scope
+      > =>
+        withCompression(
+          withRequestId(securityHeaders(cors(withErrorBodies(refuseInvalidText(bodyLimit(wrongMethod(deadline(app))))))))
+        )
+    }),
+    { global: true }
+  )

@@ -1,0 +1,59 @@
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { summarizeDecodeIssues } from "../src/http/decode-errors.js"
+import { withCallerMatrix } from "./support/callers.js"
+import { raw, TestServerLive } from "./support/server.js"
+
+describe("decode issues, reshaped", () => {
+  it("the branches of one parameter become one issue naming every allowed literal", () => {
+    const issues = summarizeDecodeIssues([
+      { path: ["status"], message: "Expected \"active\", actual \"x\"" },
+      { path: ["status"], message: "Expected \"deactivated\", actual \"x\"" },
+      { path: ["status"], message: "Expected \"all\", actual \"x\"" },
+      { path: ["status"], message: "Expected undefined, actual \"x\"" }
+    ])
+    expect(issues).toEqual([{ path: "status", message: "Expected \"active\" | \"deactivated\" | \"all\", actual \"x\"" }])
+  })
+
+  it("echoed input, quoted or not, is cut to 40 characters and an ellipsis", () => {
+    const long = "y".repeat(9_000)
+    const [quoted] = summarizeDecodeIssues([{ path: ["limit"], message: `Unable to decode "${long}" into a number` }])
+    expect(quoted!.message).toBe(`Unable to decode "${"y".repeat(40)}…" into a number`)
+    const [array] = summarizeDecodeIssues([{ path: ["status"], message: `Expected "a", actual [${"\"z\",".repeat(3_000)}"z"]` }])
+    expect(array!.message.length).toBeLessThan(80)
+  })
+})
+
+let adminToken: string | undefined
+const admin = Effect.suspend(() =>
+  adminToken !== undefined
+    ? Effect.succeed(adminToken)
+    : withCallerMatrix({ organization: { name: "Echo Org" } }).pipe(Effect.map((m) => (adminToken = m.tokens.admin)))
+)
+
+layer(TestServerLive, { excludeTestServices: true })("validation errors quote a short prefix", (it) => {
+  it.effect("a 9 KB bad value makes a small answer: at most 40 characters of it are quoted", () =>
+    Effect.gen(function*() {
+      const token = yield* admin
+      const value = "x".repeat(9_000)
+      for (const parameter of ["status", "limit", "noManager"]) {
+        const response = yield* raw("GET", `/v1/members?${parameter}=${value}`, { token })
+        expect(response.status, parameter).toBe(400)
+        expect(response.text.length, parameter).toBeLessThan(600)
+        expect(response.json.message).toContain(`${"x".repeat(40)}…`)
+        expect(response.json.message).not.toContain("x".repeat(41))
+      }
+    }))
+
+  it.effect("an enum error names every allowed value, not only the first", () =>
+    Effect.gen(function*() {
+      const token = yield* admin
+      const status = yield* raw("GET", "/v1/members?status=retired", { token })
+      expect(status.json.message).toBe("status: Expected \"active\" | \"deactivated\" | \"all\", actual \"retired\"")
+      expect(status.json.issues).toEqual([{ path: "status", message: "Expected \"active\" | \"deactivated\" | \"all\", actual \"retired\"" }])
+      const noManager = yield* raw("GET", "/v1/members?noManager=yes", { token })
+      expect(noManager.json.message).toContain("\"true\" | \"false\"")
+      const outcome = yield* raw("GET", "/v1/directory-sync/events?outcome=MAYBE", { token })
+      for (const value of ["APPLIED", "SKIPPED", "REJECTED", "FAILED"]) expect(outcome.json.message).toContain(`"${value}"`)
+    }))
+})
