@@ -89,9 +89,16 @@ interface Page {
   readonly total: number | undefined
 }
 
+/**
+ * `identity`: the client runs in the server's process, so inflating a
+ * compressed body would be counted as the server's time (BENCH_ENCODING=gzip
+ * or br to include compression on both sides).
+ */
+const encoding = process.env["BENCH_ENCODING"] ?? "identity"
+
 const get = async (url: string, token: string): Promise<{ ms: number; body: any }> => {
   const started = performance.now()
-  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } })
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, "accept-encoding": encoding } })
   const text = await response.text()
   const ms = performance.now() - started
   if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${text.slice(0, 300)}`)

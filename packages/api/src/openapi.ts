@@ -29,6 +29,13 @@ const InternalServerError = Schema.TaggedStruct("InternalServerError", {
 
 /** Headers the transport sets on an error status, which HttpApi error schemas cannot carry. */
 const headersByStatus: Readonly<Record<number, Record<string, object>>> = {
+  401: {
+    "WWW-Authenticate": {
+      description: "`Bearer`, with `error=\"invalid_token\"` when a token was given (RFC 6750).",
+      required: true,
+      schema: { type: "string" }
+    }
+  },
   429: {
     "Retry-After": { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer", minimum: 0 } }
   }
