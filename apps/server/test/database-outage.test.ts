@@ -172,7 +172,8 @@ layer(DeadlineServerLive, { excludeTestServices: true })("the request deadline (
         expect(me.json).toEqual({
           _tag: "ServiceUnavailable",
           code: "SERVICE_UNAVAILABLE",
-          message: expect.stringContaining("took longer than")
+          message: expect.stringContaining("took longer than"),
+          requestId: expect.any(String)
         })
         // The behaviour asked for (an answer within seconds), not a speed target.
         expect(me.ms).toBeGreaterThanOrEqual(DEADLINE_MS)

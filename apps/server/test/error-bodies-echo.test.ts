@@ -36,12 +36,13 @@ layer(TestServerLive, { excludeTestServices: true })("validation errors quote a 
     Effect.gen(function*() {
       const token = yield* admin
       const value = "x".repeat(9_000)
-      for (const parameter of ["status", "limit", "noManager"]) {
+      // status and noManager quote the value; limit's own message names the rule and quotes nothing.
+      for (const [parameter, quoted] of [["status", true], ["limit", false], ["noManager", true]] as const) {
         const response = yield* raw("GET", `/v1/members?${parameter}=${value}`, { token })
         expect(response.status, parameter).toBe(400)
         expect(response.text.length, parameter).toBeLessThan(600)
-        expect(response.json.message).toContain(`${"x".repeat(40)}…`)
-        expect(response.json.message).not.toContain("x".repeat(41))
+        if (quoted) expect(response.json.message, parameter).toContain(`${"x".repeat(40)}…`)
+        expect(response.text, parameter).not.toContain("x".repeat(41))
       }
     }))
 

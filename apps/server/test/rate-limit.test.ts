@@ -47,7 +47,8 @@ layer(TestServerLive.pipe(Layer.provide(TinyLimit)), { excludeTestServices: true
         code: "RATE_LIMITED",
         message: "Too many requests for this access token",
         limit: LIMIT,
-        retryAfterSeconds: expect.any(Number)
+        retryAfterSeconds: expect.any(Number),
+        requestId: expect.any(String)
       })
       const retryAfter = refused.headers.get("retry-after")
       expect(retryAfter).toMatch(/^[1-9]\d*$/)

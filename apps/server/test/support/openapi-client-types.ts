@@ -175,6 +175,7 @@ export interface operations {
             };
             401: {
                 headers: {
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -245,6 +246,7 @@ export interface operations {
             };
             401: {
                 headers: {
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
