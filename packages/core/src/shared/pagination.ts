@@ -45,35 +45,36 @@ export class Pagination extends Effect.Service<Pagination>()("@tks/core/Paginati
       const position = input.params.cursor === undefined
         ? Effect.succeed(null)
         : cursors.decode(listing, input.params.cursor, Payload)
-      const fetch = (after: Key | null, total: number | null) =>
-        Effect.map(input.rows(after, limit + 1), (rows) => {
-          const page = rows.length > limit ? rows.slice(0, limit) : rows
-          const last = page[page.length - 1]
-          return {
-            data: page.map(input.view),
-            nextCursor: rows.length > limit && last !== undefined
-              ? cursors.encode(listing, { k: input.keyset.keyOf(last), t: total })
-              : null
-          }
-        })
-      return { position, fetch } as const
+      const fetch = (after: Key | null) => input.rows(after, limit + 1)
+      const pageOf = (rows: ReadonlyArray<Row>, total: number | null): Page<Out> => {
+        const page = rows.length > limit ? rows.slice(0, limit) : rows
+        const last = page[page.length - 1]
+        return {
+          data: page.map(input.view),
+          nextCursor: rows.length > limit && last !== undefined
+            ? cursors.encode(listing, { k: input.keyset.keyOf(last), t: total })
+            : null
+        }
+      }
+      return { position, fetch, pageOf } as const
     }
 
     const page = <Row, Out, Key, E, R>(input: Listing<Row, Out, Key, E, R>): Effect.Effect<Page<Out>, E | BadRequest, R> => {
-      const { fetch, position } = walk(input)
-      return Effect.flatMap(position, (at) => fetch(at === null ? null : at.k, null))
+      const { fetch, pageOf, position } = walk(input)
+      return Effect.flatMap(position, (at) => Effect.map(fetch(at === null ? null : at.k), (rows) => pageOf(rows, null)))
     }
 
     const counted = <Row, Out, Key, E, R, E2, R2>(
       input: Listing<Row, Out, Key, E, R> & { readonly count: Effect.Effect<number, E2, R2> }
     ): Effect.Effect<CountedPage<Out>, E | E2 | BadRequest, R | R2> => {
-      const { fetch, position } = walk(input)
+      const { fetch, pageOf, position } = walk(input)
       return Effect.gen(function*() {
         const at = yield* position
-        // A cursor written by this listing always carries its total.
-        const total = at?.t ?? (yield* input.count)
-        const page = yield* fetch(at === null ? null : at.k, total)
-        return { ...page, total }
+        // A cursor written by this listing always carries its total; the first page counts, beside its rows.
+        const [rows, total] = at !== null && at.t !== null
+          ? [yield* fetch(at.k), at.t]
+          : yield* Effect.all([fetch(at === null ? null : at.k), input.count], { concurrency: 2 })
+        return { ...pageOf(rows, total), total }
       })
     }
 
