@@ -1,5 +1,6 @@
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Config, Duration, Effect } from "effect"
+import { errorResponse } from "./error-response.js"
 
 export const REQUEST_TIMEOUT_ENV = "REQUEST_TIMEOUT_MS"
 
@@ -26,11 +27,11 @@ export const withDeadline = (timeout: Duration.Duration) => {
     yield* Effect.logWarning("request deadline passed").pipe(
       Effect.annotateLogs({ method: request.method, path: request.url.split("?")[0], deadline: Duration.format(timeout) })
     )
-    return HttpServerResponse.unsafeJson({
+    return errorResponse(503, {
       _tag: "ServiceUnavailable",
       code: "SERVICE_UNAVAILABLE",
       message: `The request took longer than ${Duration.format(timeout)}; retry shortly`
-    }, { status: 503 })
+    })
   })
   return <E, R>(
     app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>

@@ -1,6 +1,7 @@
 import { HttpLayerRouter, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { DatabaseHealth } from "@tks/db/health"
+import { errorResponse } from "./error-response.js"
 import type { RouteSpec } from "./method-not-allowed.js"
 
 /** The probes, for the edge's method table. */
@@ -24,10 +25,7 @@ export const HealthRoutes = HttpLayerRouter.use((router) =>
         Effect.map((up) =>
           up
             ? HttpServerResponse.unsafeJson({ status: "ready" })
-            : HttpServerResponse.unsafeJson(
-              { _tag: "ServiceUnavailable", code: "SERVICE_UNAVAILABLE", message: "The database is not reachable" },
-              { status: 503 }
-            )
+            : errorResponse(503, { _tag: "ServiceUnavailable", code: "SERVICE_UNAVAILABLE", message: "The database is not reachable" })
         )
       )
     )
