@@ -51,6 +51,13 @@ module.exports = {
       to: { path: workspacePaths, pathNot: ["^packages/(api|domain)/", "^@tks/(api|domain)/"] }
     },
     {
+      name: "adapters-import-only-domain",
+      severity: "error",
+      comment: "Outside-world adapters (packages/adapters) implement ports; they know the domain's shapes, not core, db or the transports.",
+      from: { path: "^packages/adapters/", pathNot: testRunnerConfig },
+      to: { path: workspacePaths, pathNot: ["^packages/(adapters|domain)/", "^@tks/(adapters|domain)/"] }
+    },
+    {
       name: "no-cross-package-relative-import",
       severity: "error",
       comment: "Another package is imported by its name (@tks/...), never by a relative path into its folder.",

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Effect, Redacted, type Scope } from "effect"
 import { lockDataDir } from "./data-dir-lock.js"
@@ -42,7 +43,8 @@ export const openPGlite = (
   image?: Blob
 ): Effect.Effect<PGlite, EmbeddedDatabaseError, Scope.Scope> =>
   Effect.gen(function*() {
-    const options = image ? { loadDataDir: image } : {}
+    // pg_trgm backs title filters and search (migration 0003); it must be loaded when PGlite opens.
+    const options = image ? { loadDataDir: image, extensions: { pg_trgm } } : { extensions: { pg_trgm } }
     if (dataDir !== IN_MEMORY) {
       yield* attempt(`Cannot create ${dataDir}`, () => createOwnerOnlyDir(dataDir))
       yield* lockDataDir(dataDir)

@@ -33,6 +33,16 @@ export const FindingId = id("FindingId")
 export type FindingId = typeof FindingId.Type
 export const AccessTokenId = id("AccessTokenId")
 export type AccessTokenId = typeof AccessTokenId.Type
+export const ContentId = id("ContentId")
+export type ContentId = typeof ContentId.Type
+export const ChapterId = id("ChapterId")
+export type ChapterId = typeof ChapterId.Type
+export const EvidenceId = id("EvidenceId")
+export type EvidenceId = typeof EvidenceId.Type
+export const ReviewRequestId = id("ReviewRequestId")
+export type ReviewRequestId = typeof ReviewRequestId.Type
+export const JobId = id("JobId")
+export type JobId = typeof JobId.Type
 
 /** The prefix each kind of record's id carries. */
 export const IdPrefix = {
@@ -52,6 +62,11 @@ export const IdPrefix = {
   invitation: "inv",
   accessToken: "tok",
   directoryEvent: "dev",
-  curriculumEntry: "cur"
+  curriculumEntry: "cur",
+  content: "cnt",
+  chapter: "chp",
+  evidence: "evd",
+  reviewRequest: "crr",
+  job: "job"
 } as const
 export type IdKind = keyof typeof IdPrefix

@@ -33,6 +33,63 @@ export const policies = {
       denied: { notFound: "No such company role" }
     })
   },
+  content: {
+    list: policy({ action: "list content", reach: "organization" }),
+    get: policy({ action: "read content", reach: "organization", denied: { notFound: "No such content" } }),
+    text: policy({ action: "read content's text", reach: "organization", denied: { notFound: "No such content" } }),
+    knowledge: policy({ action: "read content's knowledge", reach: "organization", denied: { notFound: "No such content" } }),
+    usage: policy({ action: "read content's usage", reach: "organization", denied: { notFound: "No such content" } })
+  },
+  knowledge: {
+    categories: policy({ action: "list categories", reach: "organization" }),
+    spaces: policy({ action: "list spaces", reach: "organization" }),
+    space: policy({ action: "read a space", reach: "organization", denied: { notFound: "No such space" } }),
+    topics: policy({ action: "list topics", reach: "organization" }),
+    topic: policy({ action: "read a topic", reach: "organization", denied: { notFound: "No such topic" } }),
+    item: policy({ action: "read an item", reach: "organization", denied: { notFound: "No such item" } })
+  },
+  search: {
+    query: policy({ action: "search", reach: "organization" })
+  },
+  intake: {
+    // Any member who may submit content for review may add a document; the
+    // outcome (published or review) follows SPEC 3.3 from the caller's reach.
+    document: policy({
+      action: "add a document",
+      permission: "content-review.create",
+      scope: "content:write",
+      reach: "admins-teams-else-self"
+    }),
+    documentFromUrl: policy({
+      action: "add a document from an address",
+      permission: "content-review.create",
+      scope: "content:write",
+      reach: "admins-teams-else-self"
+    }),
+    video: policy({
+      action: "add a hosted video",
+      permission: "video.create",
+      scope: "content:write",
+      reach: "admins-teams-else-self"
+    })
+  },
+  contentReview: {
+    // A reviewer (organization admin) reaches the whole queue; anyone else their own submissions.
+    list: policy({ action: "list content-review requests", permission: "content-review.read", reach: "admins-else-self" }),
+    get: policy({
+      action: "read a content-review request",
+      permission: "content-review.read",
+      reach: "admins-else-self",
+      denied: { notFound: "No such content-review request" }
+    }),
+    decide: policy({ action: "decide content-review requests", permission: "content-review.read", reach: "admins-only" }),
+    cancel: policy({
+      action: "cancel a content-review request",
+      permission: "content-review.create",
+      reach: "self",
+      denied: { notFound: "No such content-review request" }
+    })
+  },
   administration: {
     findings: policy({ action: "read findings", permission: "organization.update", reach: "organization" }),
     orgChartVerification: policy({

@@ -2,9 +2,11 @@ import type { Effect } from "effect"
 import type { SqlClient } from "@effect/sql"
 import initial from "./0001_initial.js"
 import rateLimits from "./0002_rate_limits.js"
+import content from "./0003_content.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_initial": initial,
-  "0002_rate_limits": rateLimits
+  "0002_rate_limits": rateLimits,
+  "0003_content": content
 }
