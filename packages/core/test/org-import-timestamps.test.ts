@@ -97,6 +97,8 @@ layer(TestLayer)("fixture timestamps", (it) => {
     expect(dateTimes).toEqual([
       "companyRoles[].members[].endedAt",
       "companyRoles[].members[].startedAt",
+      "content[].createdAt",
+      "content[].updatedAt",
       "directory.connection.createdAt",
       "directory.connection.lastSyncAt",
       "directory.connection.pausedAt",
@@ -109,7 +111,8 @@ layer(TestLayer)("fixture timestamps", (it) => {
       "invitations[].expiresAt",
       "orgChartVerification.lastVerifiedAt",
       "people[].deactivatedAt",
-      "people[].tokenExpiresAt"
+      "people[].tokenExpiresAt",
+      "reviewRequests[].createdAt"
     ])
   })
 })

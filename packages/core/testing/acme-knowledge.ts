@@ -1,4 +1,5 @@
 import type { OrgFixtureInput } from "../src/org-import/schema.js"
+import { acmeItemEvidence as evidence, acmeLessonContent } from "./acme-content.js"
 
 /**
  * Acme's knowledge graph, company roles and duties (see organizations.ts for
@@ -33,11 +34,13 @@ export const acmeSpaces: NonNullable<OrgFixtureInput["spaces"]> = [
             key: "rollout",
             name: "Rollout checklist",
             kind: "process",
+            evidence: evidence.rollout,
             children: [
               {
                 key: "canary",
                 name: "Canary step",
                 kind: "process",
+                evidence: evidence.canary,
                 children: [{ key: "canaryMetrics", name: "Canary metrics", kind: "fact" }]
               },
               {
@@ -49,7 +52,7 @@ export const acmeSpaces: NonNullable<OrgFixtureInput["spaces"]> = [
               }
             ]
           },
-          { key: "hotfix", name: "hotfix policy", kind: "policy" },
+          { key: "hotfix", name: "hotfix policy", kind: "policy", evidence: evidence.hotfix },
           { key: "superseded", name: "Superseded fact", kind: "fact", state: "superseded" }
         ]
       },
@@ -67,14 +70,28 @@ export const acmeSpaces: NonNullable<OrgFixtureInput["spaces"]> = [
     name: "Team Runbooks",
     visibility: "teams",
     teams: ["ops", "partners"],
-    topics: [{ key: "oncall", name: "On-call", items: [{ key: "pager", name: "Pager rotation", kind: "process" }] }]
+    topics: [
+      {
+        key: "oncall",
+        name: "On-call",
+        prerequisites: ["deploy"],
+        items: [{ key: "pager", name: "Pager rotation", kind: "process", evidence: evidence.pager }]
+      }
+    ]
   },
   {
     key: "secrets",
     category: "engineering",
     name: "Secrets",
     visibility: "admins",
-    topics: [{ key: "keys", name: "Key rotation", items: [{ key: "vault", name: "Vault access", kind: "policy" }] }]
+    topics: [
+      {
+        key: "keys",
+        name: "Key rotation",
+        related: ["deploy"],
+        items: [{ key: "vault", name: "Vault access", kind: "policy", evidence: evidence.vault }]
+      }
+    ]
   },
   {
     key: "legacy",
@@ -92,8 +109,8 @@ export const acmeSpaces: NonNullable<OrgFixtureInput["spaces"]> = [
         key: "safety",
         name: "Safety",
         items: [
-          { key: "fire", name: "Fire drill", kind: "process", children: [{ key: "warden", name: "Fire warden", kind: "fact" }] },
-          { key: "firstAid", name: "First aid", kind: "fact" }
+          { key: "fire", name: "Fire drill", kind: "process", evidence: evidence.fire, children: [{ key: "warden", name: "Fire warden", kind: "fact" }] },
+          { key: "firstAid", name: "First aid", kind: "fact", evidence: evidence.firstAid }
         ]
       }
     ]
@@ -101,9 +118,9 @@ export const acmeSpaces: NonNullable<OrgFixtureInput["spaces"]> = [
 ]
 
 export const acmeLessons: NonNullable<OrgFixtureInput["lessons"]> = [
-  { key: "onboarding", title: "Onboarding" },
-  { key: "incident", title: "Incident command", visibility: "admins" },
-  { key: "drills", title: "Team drills", visibility: "teams", teams: ["ops"] }
+  { key: "onboarding", title: "Onboarding", content: [...(acmeLessonContent.onboarding ?? [])] },
+  { key: "incident", title: "Incident command", visibility: "admins", content: [...(acmeLessonContent.incident ?? [])] },
+  { key: "drills", title: "Team drills", visibility: "teams", teams: ["ops"], content: [...(acmeLessonContent.drills ?? [])] }
 ]
 
 export const acmeCompanyRoles: NonNullable<OrgFixtureInput["companyRoles"]> = [

@@ -1,4 +1,5 @@
 import type { OrgFixtureInput } from "../src/org-import/schema.js"
+import { acmeContent, acmeReviewRequests } from "./acme-content.js"
 import { acmeCompanyRoles, acmeDuties, acmeLessons, acmeSpaces } from "./acme-knowledge.js"
 
 /**
@@ -183,6 +184,8 @@ export const acme: OrgFixtureInput = {
   thirdParties: [{ key: "vendor", name: "Vendor" }],
   spaces: acmeSpaces,
   lessons: acmeLessons,
+  content: acmeContent,
+  reviewRequests: acmeReviewRequests,
   duties: acmeDuties,
   findings: [
     { content: "Pallet scanner outage costs two hours a week", source: { type: "user" }, author: "victor", createdAt: findingAt(1) },
