@@ -22,7 +22,7 @@ export interface PageFetcherOptions {
   readonly resolver?: Resolver
   /** Which addresses may be dialed (default: public unicast only). */
   readonly isAllowedAddress?: AddressPolicy
-  /** The whole fetch, every redirect and the body included (default 10 s). */
+  /** The network side of a fetch: every hop, redirect and the body included (default 10 s). Conversion runs after it. */
   readonly timeoutMs?: number
   /** The body, after content decoding (default 10 MB). */
   readonly maxBytes?: number
