@@ -50,7 +50,11 @@ const OneLine = storableText(Schema.String).pipe(
     if (lineBreak.test(value)) return titleProblems.lineBreak
     if (directionControl.test(value)) return titleProblems.direction
     return true
-  }, { jsonSchema: {} })
+  }, {
+    // What a caller sees of the whole title rule (the trimmed, non-blank, length checks follow).
+    jsonSchema: { minLength: 1, maxLength: titleMaxCharacters },
+    description: `One line, up to ${titleMaxCharacters} characters; line breaks and text-direction characters are refused; surrounding spaces are trimmed`
+  })
 )
 
 /**
@@ -64,10 +68,8 @@ export const DocumentTitle = Schema.compose(OneLine, Schema.Trim).pipe(
     if (value.length === 0) return titleProblems.blank
     if (characterCount(value) > titleMaxCharacters) return titleProblems.tooLong
     return true
-  }, { jsonSchema: { minLength: 1, maxLength: titleMaxCharacters } })
-).annotations({
-  description: `One line, up to ${titleMaxCharacters} characters; line breaks and text-direction characters are refused; surrounding spaces are trimmed`
-})
+  }, { jsonSchema: {} })
+)
 
 export const contentProblems = {
   blank: "content must not be blank",

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Forbidden } from "@tks/domain/errors"
 import { DocumentFromUrl, DocumentSubmission, NewDocument } from "@tks/domain/intake"
 import { policies } from "@tks/domain/policies"
@@ -15,12 +15,15 @@ const limit =
 const answer =
   "Answers 201 Created with {mode, draft, contentId, reviewRequestId, title, url}. Published: poll GET /v1/content/{id} until processingStatus and indexingStatus are COMPLETED. Review: follow GET /v1/content-review-requests/{reviewRequestId}."
 
+// 201 Created. Re-annotating a schema drops its identifier, so it is given again to keep the named component.
+const Created = DocumentSubmission.annotations(HttpApiSchema.annotations({ status: 201, identifier: "DocumentSubmission" }))
+
 /** SPEC 4.7: adding documents (content:write and content-review.create, checked on every call). */
 export class DocumentsGroup extends HttpApiGroup.make("documents")
   .add(
     HttpApiEndpoint.post("create", "/documents")
       .setPayload(NewDocument)
-      .addSuccess(DocumentSubmission, { status: 201 })
+      .addSuccess(Created)
       .addError(Forbidden)
       .addError(TooManyRequests)
       .annotate(OpenApi.Summary, "Add a document written in markdown")
@@ -33,7 +36,7 @@ export class DocumentsGroup extends HttpApiGroup.make("documents")
   .add(
     HttpApiEndpoint.post("fromUrl", "/documents/from-url")
       .setPayload(DocumentFromUrl)
-      .addSuccess(DocumentSubmission, { status: 201 })
+      .addSuccess(Created)
       .addError(Forbidden)
       .addError(TooManyRequests)
       .annotate(OpenApi.Summary, "Add a document fetched from a public address")

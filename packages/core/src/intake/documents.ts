@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
 import { PageFetcher } from "@tks/adapters/page-fetch/port"
-import { BadRequest, BadRequestCode } from "@tks/domain/errors"
+import { BadRequest, BadRequestCode, InputIssue } from "@tks/domain/errors"
 import {
   type Audience,
   audienceOf,
@@ -125,7 +125,7 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
           return yield* new BadRequest({
             code: BadRequestCode.validation,
             message: address.left,
-            issues: [{ path: "url", message: address.left }]
+            issues: [new InputIssue({ path: "url", message: address.left })]
           })
         }
         const audience = audienceOf(body)

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
 import { VideoCatalog } from "@tks/adapters/video/port"
 import { actorTeamIds } from "@tks/domain/actor"
-import { BadRequest, BadRequestCode, Forbidden } from "@tks/domain/errors"
+import { BadRequest, BadRequestCode, Forbidden, InputIssue } from "@tks/domain/errors"
 import {
   audienceOf,
   intakeErrorCodes,
@@ -55,7 +55,7 @@ export class Videos extends Effect.Service<Videos>()("@tks/core/Videos", {
       const { organizationId: orgId, userId } = access.actor
       const video = parseHostedVideo(body.url)
       if (Either.isLeft(video)) {
-        return yield* new BadRequest({ code: BadRequestCode.validation, message: video.left, issues: [{ path: "url", message: video.left }] })
+        return yield* new BadRequest({ code: BadRequestCode.validation, message: video.left, issues: [new InputIssue({ path: "url", message: video.left })] })
       }
       const { provider, videoId, watchUrl } = video.right
       const audience = audienceOf(body)
