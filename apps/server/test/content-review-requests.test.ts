@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { tamperCursor } from "./support/cursors.js"
 import { contributorsOnce, post } from "./support/contributors.js"
 import { expectError, walkPages } from "./support/responses.js"
-import { raw, TestServerLive } from "./support/server.js"
+import { clientFor, raw, TestServerLive } from "./support/server.js"
 
 /**
  * GET /v1/content-review-requests and /{id} (SPEC 4.10
@@ -112,6 +112,15 @@ layer(TestServerLive, { excludeTestServices: true })("the content-review queue (
       for (const caller of ["member01", "viewer", "teamAdmin"]) {
         expectError(yield* list(token(caller), `?submitterId=${userId(caller)}`), 403, "FORBIDDEN", caller)
       }
+    }))
+
+  it.effect("the typed client reads the queue and one request", () =>
+    Effect.gen(function*() {
+      const { queue, token } = yield* setup
+      const client = yield* clientFor(token("admin"))
+      const page = yield* client.contentReview.list({ urlParams: { status: "PENDING", mine: false, limit: 2 } })
+      expect(page.data.map((request) => request.title)).toEqual(["Four", "Three"])
+      expect((yield* client.contentReview.get({ path: { id: queue.one } })).title).toBe("One")
     }))
 
   it.effect("bad filter values are 400", () =>

@@ -2,7 +2,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { contributorsOnce, intakeCounts, post, storedContent } from "./support/contributors.js"
 import { expectError } from "./support/responses.js"
-import { raw, TestServerLive } from "./support/server.js"
+import { clientFor, raw, TestServerLive } from "./support/server.js"
 
 /**
  * POST /v1/documents (SPEC 4.7, 3.3, 7) over the contributors organization
@@ -171,6 +171,16 @@ layer(TestServerLive, { excludeTestServices: true })("POST /v1/documents", (it) 
         expect(notDraft.json.draft).toBe(false)
       }))
   })
+
+  it.effect("the typed client derived from the contract sends a document and reads the 201 answer", () =>
+    Effect.gen(function*() {
+      const { token } = yield* setup
+      const client = yield* clientFor(token("owner"))
+      const answer = yield* client.documents.create({ payload: { title: "From the client", content: "Text.", visibility: "admins" } })
+      expect(answer).toMatchObject({ mode: "published", draft: false, reviewRequestId: null, title: "From the client" })
+      const video = yield* client.videos.addHosted({ payload: { url: "https://youtu.be/onboardVid1", visibility: "everyone" } })
+      expect(video.alreadyInLibrary).toBe(false)
+    }))
 
   describe("the caller matrix", () => {
     it.effect("an external account may not add documents (403), and nothing is created", () =>
