@@ -2,9 +2,12 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { BadRequest, ServiceUnavailable } from "@tks/domain/errors"
 import { AdministrationGroup } from "./groups/administration.js"
 import { CompanyRolesGroup } from "./groups/company-roles.js"
+import { ContentReviewGroup } from "./groups/content-review.js"
+import { DocumentsGroup } from "./groups/documents.js"
 import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
 import { TeamsGroup } from "./groups/teams.js"
+import { VideosGroup } from "./groups/videos.js"
 
 /**
  * The whole /v1 contract. Servers implement it, clients derive from it
@@ -16,6 +19,9 @@ export class Api extends HttpApi.make("tks")
   .add(MembersGroup)
   .add(CompanyRolesGroup)
   .add(AdministrationGroup)
+  .add(DocumentsGroup)
+  .add(VideosGroup)
+  .add(ContentReviewGroup)
   .addError(BadRequest)
   .addError(ServiceUnavailable)
   .prefix("/v1")

@@ -18,7 +18,10 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   teams: "The organization's teams and how many members each has.",
   members: "People of the organization, pending invitations and reporting lines.",
   companyRoles: "Company roles, their curriculum, current members and RACI duties.",
-  administration: "Administration reads: findings, org-chart verification and identity-directory sync."
+  administration: "Administration reads: findings, org-chart verification and identity-directory sync.",
+  documents: "Adding documents, written in markdown or fetched from a public address: published, or sent to review (SPEC 3.3).",
+  videos: "Adding hosted videos of the video-hosting site (no review lane).",
+  contentReview: "The review lane: contributions waiting for an administrator, and the decisions that move them."
 }
 
 /** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */

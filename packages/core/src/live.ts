@@ -2,11 +2,30 @@ import { Layer } from "effect"
 import { Administration } from "./administration/service.js"
 import { Authenticator } from "./auth/service.js"
 import { CompanyRoles } from "./company-roles/service.js"
+import { ContentReview } from "./content-review/service.js"
+import { Documents } from "./intake/documents.js"
+import { Videos } from "./intake/videos.js"
 import { Me } from "./me/service.js"
 import { Members } from "./members/service.js"
 import { RateLimiter } from "./rate-limits/service.js"
 import { RateLimitSweepLive } from "./rate-limits/sweep.js"
 import { Teams } from "./teams/service.js"
 
-/** Every domain service, for any transport (HTTP, MCP, jobs). Needs a SqlClient. */
-export const CoreLive = Layer.mergeAll(Administration.Default, Authenticator.Default, CompanyRoles.Default, Me.Default, Members.Default, Teams.Default, RateLimiter.Default, RateLimitSweepLive)
+/**
+ * Every domain service, for any transport (HTTP, MCP, jobs). Needs a
+ * SqlClient, and the outside-world ports adding content uses (PageFetcher,
+ * VideoCatalog from @tks/adapters), which the composition provides.
+ */
+export const CoreLive = Layer.mergeAll(
+  Administration.Default,
+  Authenticator.Default,
+  CompanyRoles.Default,
+  Me.Default,
+  Members.Default,
+  Teams.Default,
+  RateLimiter.Default,
+  RateLimitSweepLive,
+  Documents.Default,
+  Videos.Default,
+  ContentReview.Default
+)

@@ -5,15 +5,27 @@ import { AuthenticationLive } from "./authentication.js"
 import { EdgeLive } from "./edge.js"
 import { AdministrationHandlers } from "./handlers/administration.js"
 import { CompanyRolesHandlers } from "./handlers/company-roles.js"
+import { ContentReviewHandlers } from "./handlers/content-review.js"
+import { DocumentsHandlers } from "./handlers/documents.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
 import { TeamsHandlers } from "./handlers/teams.js"
+import { VideosHandlers } from "./handlers/videos.js"
 import { HealthRoutes, HealthRouteSpecs } from "./health.js"
 import { routesOfApi } from "./method-not-allowed.js"
 import { DOCS_PATH, OPENAPI_PATH, OpenApiRoutes } from "./openapi.js"
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([MeHandlers, TeamsHandlers, MembersHandlers, CompanyRolesHandlers, AdministrationHandlers]),
+  Layer.provide([
+    MeHandlers,
+    TeamsHandlers,
+    MembersHandlers,
+    CompanyRolesHandlers,
+    AdministrationHandlers,
+    DocumentsHandlers,
+    VideosHandlers,
+    ContentReviewHandlers
+  ]),
   Layer.provide(AuthenticationLive)
 )
 

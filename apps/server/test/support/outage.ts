@@ -13,6 +13,7 @@ import { provisionTestDatabase, TEST_POOL } from "@tks/db/test-database"
 // The db package's own recovery test uses this proxy; one copy for both.
 import { type BlackholeProxy, startBlackholeProxy } from "../../../../packages/db/test/support/blackhole-proxy.js"
 import { HttpRoutes } from "../../src/http/routes.js"
+import { TestAdaptersLive } from "./adapters.js"
 
 /**
  * Production-like pool settings (DESIGN pitfall 14), with 1 s connect and
@@ -54,6 +55,7 @@ const databaseThroughProxy = (pool: PoolSettings) =>
 export const outageServer = (pool: PoolSettings, env: Record<string, string> = {}) => {
   const server = HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
+    Layer.provideMerge(TestAdaptersLive),
     Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(FetchHttpClient.layer),
     Layer.provideMerge(databaseThroughProxy(pool)),

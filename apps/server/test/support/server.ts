@@ -9,6 +9,7 @@ import { DatabaseHealth } from "@tks/db/health"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { createHttpServer } from "../../src/http/node-server.js"
 import { HttpRoutes } from "../../src/http/routes.js"
+import { TestAdaptersLive } from "./adapters.js"
 
 /**
  * The real server (every route, the real middleware) on a free loopback
@@ -17,6 +18,7 @@ import { HttpRoutes } from "../../src/http/routes.js"
  */
 export const TestServerLive = HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
   Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
+  Layer.provideMerge(TestAdaptersLive),
   Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
   Layer.provideMerge(FetchHttpClient.layer),
   Layer.provideMerge(TestDatabaseLive),

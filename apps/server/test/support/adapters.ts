@@ -1,0 +1,85 @@
+import { Effect, Layer } from "effect"
+import { type FetchedPage, PageFetcher, UnfetchableAddress } from "@tks/adapters/page-fetch/port"
+import { type VideoDetails, VideoCatalog, VideoUnavailable } from "@tks/adapters/video/port"
+
+/**
+ * Test doubles of the outside-world ports for the test server: nothing
+ * leaves the process. They answer from fixed tables, so a test can say
+ * which address serves what and which video exists; anything else is
+ * refused the way the real adapters refuse it.
+ *
+ * TODO(lead): swap for PageFetcherLive / VideoCatalogLive against loopback
+ * fakes once the adapters are merged; the tests only rely on the tables below.
+ */
+
+/** Public pages the fake web serves, by the exact address asked for. */
+export const testPages: ReadonlyMap<string, FetchedPage> = new Map<string, FetchedPage>([
+  [
+    "https://handbook.example.test/onboarding",
+    {
+      finalUrl: "https://handbook.example.test/onboarding/",
+      siteName: "Example Handbook",
+      title: "Onboarding",
+      markdown: "# Onboarding\n\nEvery new hire meets their buddy on day one.\n",
+      kind: "html"
+    }
+  ],
+  [
+    "https://files.example.test/policy.pdf",
+    {
+      finalUrl: "https://files.example.test/policy.pdf",
+      siteName: "files.example.test",
+      title: null,
+      markdown: "## Page 1\n\nTravel is booked through the portal.\n",
+      kind: "pdf"
+    }
+  ]
+])
+
+/** Every address the fake fetcher was asked for, in order (to show a call fetched nothing). */
+export const fetchedAddresses: Array<string> = []
+
+/** Videos the fake hosting site knows, by id; `notEmbeddable` exists but may not be embedded. */
+export const testVideos = {
+  onboarding: "onboardVid1",
+  safety: "safetyVid01",
+  race: "raceVideo01",
+  notEmbeddable: "noEmbed0001",
+  missing: "missing0001"
+} as const
+
+const videoDetails: ReadonlyMap<string, VideoDetails> = new Map<string, VideoDetails>([
+  [testVideos.onboarding, { title: "Welcome aboard", authorName: "Acme", thumbnailUrl: null }],
+  [testVideos.safety, { title: "Forklift safety", authorName: "Acme", thumbnailUrl: null }],
+  [testVideos.race, { title: "Added twice at once", authorName: null, thumbnailUrl: null }]
+])
+
+export const videoReasons = {
+  notEmbeddable: "The video's owner does not allow it to be embedded",
+  missing: "The video does not exist or is private"
+} as const
+
+/** Every video id the fake catalog was asked about, in order. */
+export const lookedUpVideos: Array<string> = []
+
+export const TestPageFetcherLive = Layer.succeed(PageFetcher, {
+  fetch: (url) =>
+    Effect.suspend(() => {
+      fetchedAddresses.push(url.href)
+      const page = testPages.get(url.href)
+      return page === undefined ? Effect.fail(new UnfetchableAddress({ reason: `not served by the test web: ${url.href}` })) : Effect.succeed(page)
+    })
+})
+
+export const TestVideoCatalogLive = Layer.succeed(VideoCatalog, {
+  lookup: (video) =>
+    Effect.suspend(() => {
+      lookedUpVideos.push(video.videoId)
+      if (video.videoId === testVideos.notEmbeddable) return Effect.fail(new VideoUnavailable({ reason: videoReasons.notEmbeddable }))
+      const details = videoDetails.get(video.videoId)
+      return details === undefined ? Effect.fail(new VideoUnavailable({ reason: videoReasons.missing })) : Effect.succeed(details)
+    })
+})
+
+/** The ports the core services use, answered by the doubles above. */
+export const TestAdaptersLive = Layer.mergeAll(TestPageFetcherLive, TestVideoCatalogLive)

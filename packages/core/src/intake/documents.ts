@@ -1,0 +1,151 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Either } from "effect"
+import { PageFetcher } from "@tks/adapters/page-fetch/port"
+import { BadRequest, BadRequestCode, InputIssue } from "@tks/domain/errors"
+import {
+  type Audience,
+  audienceOf,
+  type DocumentFromUrl,
+  type DocumentSubmission,
+  intakeErrorCodes,
+  type NewDocument,
+  publisherOf,
+  type SubmissionMode,
+  submissionMode,
+  unfetchableAddress
+} from "@tks/domain/intake"
+import type { Access } from "@tks/domain/policy"
+import { JobsRepo } from "../jobs/repo.js"
+import { RateLimiter } from "../rate-limits/service.js"
+import { newId } from "../shared/ids.js"
+import { Links } from "../shared/links.js"
+import { requireKnownTeams } from "./audience.js"
+import { IntakeRepo } from "./repo.js"
+import { consumeReviewSubmission, type ReportLimit, reportNothing } from "./review-limit.js"
+import { parseFetchAddress, provisionalTitle, storable } from "./url.js"
+
+/** A document about to be created, whichever endpoint it came through. */
+interface DocumentDraft {
+  readonly title: string
+  /** False when the title is provisional (a fetched page's site name) and processing should read a better one. */
+  readonly titleFinal: boolean
+  readonly body: string
+  readonly sourceUrl: string | null
+  readonly siteName: string | null
+}
+
+/**
+ * POST /v1/documents and /v1/documents/from-url (SPEC 4.7, 3.3). The order
+ * matters: the body's rules and `Unknown teamId` first, then the outcome
+ * (published or review), then, for review only, the person's
+ * review-submission limit, then any fetch, then one transaction that
+ * creates everything. So a refused call creates nothing, and a limited
+ * caller causes no outbound fetch.
+ */
+export class Documents extends Effect.Service<Documents>()("@tks/core/Documents", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* IntakeRepo
+    const jobs = yield* JobsRepo
+    const links = yield* Links
+    const limiter = yield* RateLimiter
+    const fetcher = yield* PageFetcher
+
+    /** Valid teams, the outcome, and the limit when the document goes to review. */
+    const admit = (access: Access, audience: Audience, report: ReportLimit) =>
+      Effect.gen(function*() {
+        yield* requireKnownTeams(repo, access.actor.organizationId, audience)
+        const mode = submissionMode(publisherOf(access), audience)
+        if (mode === "review") yield* consumeReviewSubmission(limiter, access.actor, report)
+        return mode
+      })
+
+    /**
+     * One transaction. Published: the content with the asked visibility and
+     * its processing job (a draft gets no job: it is not live). Review: the
+     * content waits unreadable, visible to admins only as a placeholder (the
+     * asked visibility is not kept: the reviewer chooses), with its request.
+     */
+    const create = (access: Access, draft: DocumentDraft, audience: Audience, mode: SubmissionMode, asDraft: boolean) =>
+      sql.withTransaction(Effect.gen(function*() {
+        const { organizationId: orgId, userId } = access.actor
+        const contentId = newId("content")
+        const published = mode === "published"
+        const isDraft = published && asDraft
+        yield* repo.insertContent({
+          orgId,
+          id: contentId,
+          type: "document",
+          title: draft.title,
+          titleFinal: draft.titleFinal,
+          body: draft.body,
+          sourceUrl: draft.sourceUrl,
+          siteName: draft.siteName,
+          status: published ? (isDraft ? "draft" : "published") : "in_review",
+          visibility: published ? audience.visibility : "admins",
+          createdBy: userId
+        })
+        let reviewRequestId: string | null = null
+        if (published) {
+          yield* repo.setTeams(orgId, contentId, audience.teamIds)
+          if (!isDraft) yield* jobs.enqueue({ orgId, kind: "content.process", subjectId: contentId })
+        } else {
+          reviewRequestId = newId("reviewRequest")
+          yield* repo.insertReviewRequest({
+            orgId,
+            id: reviewRequestId,
+            contentId,
+            submitterId: userId,
+            resourceType: "document",
+            title: draft.title
+          })
+        }
+        const submission: DocumentSubmission = {
+          mode,
+          draft: isDraft,
+          contentId,
+          reviewRequestId,
+          title: draft.title,
+          url: links.content(contentId)
+        }
+        return submission
+      }))
+
+    const submit = Effect.fn("Documents.submit")(function*(access: Access, body: NewDocument, report: ReportLimit = reportNothing) {
+      const audience = audienceOf(body)
+      const mode = yield* admit(access, audience, report)
+      const draft: DocumentDraft = { title: body.title, titleFinal: true, body: body.content, sourceUrl: null, siteName: null }
+      return yield* create(access, draft, audience, mode, body.asDraft === true)
+    })
+
+    const submitFromUrl = Effect.fn("Documents.submitFromUrl")(
+      function*(access: Access, body: DocumentFromUrl, report: ReportLimit = reportNothing) {
+        const address = parseFetchAddress(body.url)
+        if (Either.isLeft(address)) {
+          return yield* new BadRequest({
+            code: BadRequestCode.validation,
+            message: address.left,
+            issues: [new InputIssue({ path: "url", message: address.left })]
+          })
+        }
+        const audience = audienceOf(body)
+        const mode = yield* admit(access, audience, report)
+        const page = yield* fetcher.fetch(address.right).pipe(
+          Effect.tapError((refusal) => Effect.logInfo("address not fetched", { url: address.right.href, reason: refusal.reason })),
+          Effect.mapError(() => new BadRequest({ code: intakeErrorCodes.unfetchable, message: unfetchableAddress }))
+        )
+        const draft: DocumentDraft = {
+          title: provisionalTitle(page.siteName, page.finalUrl),
+          titleFinal: false,
+          body: storable(page.markdown),
+          sourceUrl: page.finalUrl,
+          siteName: storable(page.siteName)
+        }
+        return yield* create(access, draft, audience, mode, false)
+      }
+    )
+
+    return { submit, submitFromUrl } as const
+  }),
+  dependencies: [IntakeRepo.Default, JobsRepo.Default, Links.Default, RateLimiter.Default]
+}) {}
