@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { BadRequest, ServiceUnavailable } from "@tks/domain/errors"
 import { AdministrationGroup } from "./groups/administration.js"
 import { CompanyRolesGroup } from "./groups/company-roles.js"
+import { ContentGroup } from "./groups/content.js"
 import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
 import { TeamsGroup } from "./groups/teams.js"
@@ -16,6 +17,7 @@ export class Api extends HttpApi.make("tks")
   .add(MembersGroup)
   .add(CompanyRolesGroup)
   .add(AdministrationGroup)
+  .add(ContentGroup)
   .addError(BadRequest)
   .addError(ServiceUnavailable)
   .prefix("/v1")

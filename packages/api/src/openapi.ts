@@ -18,7 +18,8 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   teams: "The organization's teams and how many members each has.",
   members: "People of the organization, pending invitations and reporting lines.",
   companyRoles: "Company roles, their curriculum, current members and RACI duties.",
-  administration: "Administration reads: findings, org-chart verification and identity-directory sync."
+  administration: "Administration reads: findings, org-chart verification and identity-directory sync.",
+  content: "The library: documents, videos and guides, their text, the knowledge made from them and where they are used."
 }
 
 /** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */

@@ -5,6 +5,7 @@ import { AuthenticationLive } from "./authentication.js"
 import { EdgeLive } from "./edge.js"
 import { AdministrationHandlers } from "./handlers/administration.js"
 import { CompanyRolesHandlers } from "./handlers/company-roles.js"
+import { ContentHandlers } from "./handlers/content.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
 import { TeamsHandlers } from "./handlers/teams.js"
@@ -13,7 +14,7 @@ import { routesOfApi } from "./method-not-allowed.js"
 import { DOCS_PATH, OPENAPI_PATH, OpenApiRoutes } from "./openapi.js"
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([MeHandlers, TeamsHandlers, MembersHandlers, CompanyRolesHandlers, AdministrationHandlers]),
+  Layer.provide([MeHandlers, TeamsHandlers, MembersHandlers, CompanyRolesHandlers, AdministrationHandlers, ContentHandlers]),
   Layer.provide(AuthenticationLive)
 )
 
