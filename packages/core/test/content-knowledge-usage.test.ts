@@ -125,13 +125,19 @@ layer(TestLayer)("GET /v1/content/{id}/knowledge and /usage (SPEC 4.1, 2.2)", (i
   it.effect("knowledge and usage of unpublished, unreadable, unknown or another organization's content are absent", () =>
     Effect.gen(function*() {
       const { acme, other, shelf } = yield* setup
-      for (const read of [knowledge, usage]) {
-        expect(yield* Effect.flip(read(acme, "olivia", "draftDoc"))).toMatchObject(notFound)
-        expect(yield* Effect.flip(read(acme, "olivia", "pendingDoc"))).toMatchObject(notFound)
-        expect(yield* Effect.flip(read(acme, "victor", "vaultPolicy"))).toMatchObject(notFound)
-        expect(yield* Effect.flip(read(acme, "ella", "deployGuide"))).toMatchObject(notFound)
-        expect(yield* Effect.flip(read(shelf, "xena", "popular"))).toMatchObject(notFound)
-        expect(yield* Effect.flip(read(acme, "olivia", "unknown"))).toMatchObject(notFound)
+      /** Both reads' failures. */
+      const absent = (org: Imported, person: string, content: string) =>
+        Effect.all([Effect.flip(knowledge(org, person, content)), Effect.flip(usage(org, person, content))])
+      const cases = [
+        [acme, "olivia", "draftDoc"],
+        [acme, "olivia", "pendingDoc"],
+        [acme, "victor", "vaultPolicy"],
+        [acme, "ella", "deployGuide"],
+        [shelf, "xena", "popular"],
+        [acme, "olivia", "unknown"]
+      ] as const
+      for (const [org, person, content] of cases) {
+        expect(yield* absent(org, person, content), `${person} ${content}`).toEqual([expect.objectContaining(notFound), expect.objectContaining(notFound)])
       }
       const deploy = ContentId.make(acme.ids.content["deployGuide"]!)
       const library = yield* ContentLibrary
