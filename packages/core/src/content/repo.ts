@@ -148,14 +148,14 @@ export class ContentRepo extends Effect.Service<ContentRepo>()("@tks/core/Conten
         ),
         sole_topics AS (
           SELECT t.id, t.name AS title, lower(t.name) COLLATE "C" AS sort_title
-          FROM topics t
-          WHERE t.org_id = ${orgId}
-            AND t.id IN (
-              SELECT i.topic_id FROM evidence e
-              JOIN target ON e.org_id = target.org_id AND e.content_id = target.id
-              JOIN items i ON i.org_id = e.org_id AND i.id = e.item_id
-              WHERE ${itemLive(sql, "i")})
-            AND ${topicVisible(sql, reader, "t")}
+          FROM (
+            SELECT DISTINCT i.topic_id FROM evidence e
+            JOIN target ON e.org_id = target.org_id AND e.content_id = target.id
+            JOIN items i ON i.org_id = e.org_id AND i.id = e.item_id
+            WHERE ${itemLive(sql, "i")}
+          ) made
+          JOIN topics t ON t.org_id = ${orgId} AND t.id = made.topic_id
+          WHERE ${topicVisible(sql, reader, "t")}
             AND NOT EXISTS (
               SELECT 1 FROM items other_item
               JOIN evidence other_evidence ON other_evidence.org_id = other_item.org_id AND other_evidence.item_id = other_item.id
