@@ -106,6 +106,14 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/content (SPEC 4.1)
       }
     }))
 
+  it.effect("a NUL byte in the query is 400 with a JSON body, never a database error", () =>
+    Effect.gen(function*() {
+      const { tokens } = yield* setup
+      const response = yield* raw("GET", "/v1/content?query=fork%00lift", { token: tokens.viewer })
+      expect(response.status).toBe(400)
+      expect(response.json).toMatchObject({ code: expect.any(String), message: expect.any(String) })
+    }))
+
   it.effect("limit 0, 101, abc and 1.5 are 400 with a JSON body", () =>
     Effect.gen(function*() {
       const { tokens } = yield* setup
