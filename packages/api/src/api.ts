@@ -3,6 +3,7 @@ import { BadRequest, ServiceUnavailable } from "@tks/domain/errors"
 import { AdministrationGroup } from "./groups/administration.js"
 import { CompanyRolesGroup } from "./groups/company-roles.js"
 import { ContentReviewGroup } from "./groups/content-review.js"
+import { ContentGroup } from "./groups/content.js"
 import { DocumentsGroup } from "./groups/documents.js"
 import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
@@ -19,6 +20,7 @@ export class Api extends HttpApi.make("tks")
   .add(MembersGroup)
   .add(CompanyRolesGroup)
   .add(AdministrationGroup)
+  .add(ContentGroup)
   .add(DocumentsGroup)
   .add(VideosGroup)
   .add(ContentReviewGroup)

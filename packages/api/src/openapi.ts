@@ -19,6 +19,7 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   members: "People of the organization, pending invitations and reporting lines.",
   companyRoles: "Company roles, their curriculum, current members and RACI duties.",
   administration: "Administration reads: findings, org-chart verification and identity-directory sync.",
+  content: "The library: documents, videos and guides, their text, the knowledge made from them and where they are used.",
   documents: "Adding documents, written in markdown or fetched from a public address: published, or sent to review (SPEC 3.3).",
   videos: "Adding hosted videos of the video-hosting site (no review lane).",
   contentReview: "The review lane: contributions waiting for an administrator, and the decisions that move them."

@@ -3,6 +3,7 @@ import { Administration } from "./administration/service.js"
 import { Authenticator } from "./auth/service.js"
 import { CompanyRoles } from "./company-roles/service.js"
 import { ContentReview } from "./content-review/service.js"
+import { ContentLibrary } from "./content/service.js"
 import { Documents } from "./intake/documents.js"
 import { Videos } from "./intake/videos.js"
 import { Me } from "./me/service.js"
@@ -20,6 +21,7 @@ export const CoreLive = Layer.mergeAll(
   Administration.Default,
   Authenticator.Default,
   CompanyRoles.Default,
+  ContentLibrary.Default,
   Me.Default,
   Members.Default,
   Teams.Default,

@@ -6,6 +6,7 @@ import { EdgeLive } from "./edge.js"
 import { AdministrationHandlers } from "./handlers/administration.js"
 import { CompanyRolesHandlers } from "./handlers/company-roles.js"
 import { ContentReviewHandlers } from "./handlers/content-review.js"
+import { ContentHandlers } from "./handlers/content.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
@@ -22,6 +23,7 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     MembersHandlers,
     CompanyRolesHandlers,
     AdministrationHandlers,
+    ContentHandlers,
     DocumentsHandlers,
     VideosHandlers,
     ContentReviewHandlers

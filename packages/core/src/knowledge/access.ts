@@ -123,3 +123,40 @@ export const itemVisible = (sql: Sql, reader: Reader, alias: string): Fragment =
     SELECT 1 FROM topics kv_topic WHERE kv_topic.org_id = ${item}.org_id AND kv_topic.id = ${item}.topic_id AND ${topicVisible(sql, reader, "kv_topic")})
     AND ${itemAncestorsLive(sql, alias)})`
 }
+
+/**
+ * The content record `alias` is readable by `reader`: its `visibility` with
+ * its `content_teams` links, the same rule as spaces and lessons. Visibility
+ * only; `contentVisible` adds the status a read needs.
+ */
+export const contentReadable = (sql: Sql, reader: Reader, alias: string): Fragment => {
+  const row = sql(alias)
+  if (reader._tag === "Person") {
+    if (isOrganizationAdmin(reader.role)) return sql`TRUE`
+    const everyone = reader.role === "external" ? sql`FALSE` : sql`${row}.visibility = 'everyone'`
+    const teams = reader.teamIds.length === 0
+      ? sql`FALSE`
+      : sql`(${row}.visibility = 'teams' AND EXISTS (
+          SELECT 1 FROM content_teams kv_content_link
+          WHERE kv_content_link.org_id = ${row}.org_id AND kv_content_link.content_id = ${row}.id
+            AND kv_content_link.team_id = ANY(${[...reader.teamIds]})))`
+    return sql`(${everyone} OR ${teams})`
+  }
+  const user = sql(reader.alias)
+  return sql`(${user}.org_role = ANY(${[...organizationAdminRoles]})
+    OR (${row}.visibility = 'everyone' AND ${user}.org_role <> 'external')
+    OR (${row}.visibility = 'teams' AND EXISTS (
+      SELECT 1 FROM content_teams kv_content_link
+      JOIN team_members kv_content_member ON kv_content_member.org_id = kv_content_link.org_id
+        AND kv_content_member.team_id = kv_content_link.team_id
+      WHERE kv_content_link.org_id = ${row}.org_id AND kv_content_link.content_id = ${row}.id
+        AND kv_content_member.user_id = ${user}.id)))`
+}
+
+/**
+ * The content record `alias` is in the library (status `published`; drafts,
+ * records in review, rejected and withdrawn ones are not) and readable by
+ * `reader`: what every read of content, its chapters and its evidence shows.
+ */
+export const contentVisible = (sql: Sql, reader: Reader, alias: string): Fragment =>
+  sql`(${sql(alias)}.status = 'published' AND ${contentReadable(sql, reader, alias)})`

@@ -1,0 +1,17 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "@tks/api/api"
+import { ContentLibrary } from "@tks/core/content/service"
+import { ContentId } from "@tks/domain/ids"
+import { asCaller } from "../as-caller.js"
+
+export const ContentHandlers = HttpApiBuilder.group(Api, "content", (handlers) =>
+  Effect.gen(function*() {
+    const library = yield* ContentLibrary
+    return handlers
+      .handle("list", ({ urlParams }) => asCaller((access) => library.list(access, urlParams)))
+      .handle("get", ({ path }) => asCaller((access) => library.get(access, ContentId.make(path.id))))
+      .handle("text", ({ path }) => asCaller((access) => library.text(access, ContentId.make(path.id))))
+      .handle("knowledge", ({ path }) => asCaller((access) => library.knowledge(access, ContentId.make(path.id))))
+      .handle("usage", ({ path }) => asCaller((access) => library.usage(access, ContentId.make(path.id))))
+  }))
