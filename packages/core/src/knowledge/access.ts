@@ -41,7 +41,10 @@ const visibilityCondition = (
   sql: Sql,
   reader: Reader,
   alias: string,
-  links: { readonly table: "space_teams" | "lesson_teams"; readonly column: "space_id" | "lesson_id" }
+  links: {
+    readonly table: "space_teams" | "lesson_teams" | "content_teams"
+    readonly column: "space_id" | "lesson_id" | "content_id"
+  }
 ): Fragment => {
   const row = sql(alias)
   const table = sql(links.table)
@@ -129,29 +132,8 @@ export const itemVisible = (sql: Sql, reader: Reader, alias: string): Fragment =
  * its `content_teams` links, the same rule as spaces and lessons. Visibility
  * only; `contentVisible` adds the status a read needs.
  */
-export const contentReadable = (sql: Sql, reader: Reader, alias: string): Fragment => {
-  const row = sql(alias)
-  if (reader._tag === "Person") {
-    if (isOrganizationAdmin(reader.role)) return sql`TRUE`
-    const everyone = reader.role === "external" ? sql`FALSE` : sql`${row}.visibility = 'everyone'`
-    const teams = reader.teamIds.length === 0
-      ? sql`FALSE`
-      : sql`(${row}.visibility = 'teams' AND EXISTS (
-          SELECT 1 FROM content_teams kv_content_link
-          WHERE kv_content_link.org_id = ${row}.org_id AND kv_content_link.content_id = ${row}.id
-            AND kv_content_link.team_id = ANY(${[...reader.teamIds]})))`
-    return sql`(${everyone} OR ${teams})`
-  }
-  const user = sql(reader.alias)
-  return sql`(${user}.org_role = ANY(${[...organizationAdminRoles]})
-    OR (${row}.visibility = 'everyone' AND ${user}.org_role <> 'external')
-    OR (${row}.visibility = 'teams' AND EXISTS (
-      SELECT 1 FROM content_teams kv_content_link
-      JOIN team_members kv_content_member ON kv_content_member.org_id = kv_content_link.org_id
-        AND kv_content_member.team_id = kv_content_link.team_id
-      WHERE kv_content_link.org_id = ${row}.org_id AND kv_content_link.content_id = ${row}.id
-        AND kv_content_member.user_id = ${user}.id)))`
-}
+export const contentReadable = (sql: Sql, reader: Reader, alias: string): Fragment =>
+  visibilityCondition(sql, reader, alias, { table: "content_teams", column: "content_id" })
 
 /**
  * The content record `alias` is in the library (status `published`; drafts,

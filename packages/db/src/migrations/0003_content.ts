@@ -9,7 +9,9 @@ import { Effect } from "effect"
  * Search: `search_vector` columns on chapters and topics are written by the
  * indexing stage (not generated), so `indexing_status` reports real work; GIN
  * indexes serve `@@`. pg_trgm backs the title filter of GET /v1/content
- * (every word, anywhere, any order: `LIKE ALL`) and search's typo fallback.
+ * (every word, anywhere, any order: one `LIKE` per word, which PostgreSQL
+ * combines into one bitmap scan; `LIKE ALL (array)` is not index-served)
+ * and search's typo fallback.
  * pg_trgm is a trusted extension (PostgreSQL 13+), so a database owner may
  * create it; the embedded database loads it at start.
  */
@@ -62,6 +64,11 @@ export default Effect.gen(function*() {
     FOREIGN KEY (org_id, content_id) REFERENCES content (org_id, id),
     FOREIGN KEY (org_id, team_id) REFERENCES teams (org_id, id)
   )`
+  // "Readable through my teams" probes by team: an index-only scan instead of
+  // reading every link of the organization on each list request.
+  yield* sql`CREATE INDEX content_teams_by_team ON content_teams (org_id, team_id, content_id)`
+  yield* sql`CREATE INDEX space_teams_by_team ON space_teams (org_id, team_id, space_id)`
+  yield* sql`CREATE INDEX lesson_teams_by_team ON lesson_teams (org_id, team_id, lesson_id)`
 
   // char_start/char_end: the chapter's range in content.body (UTF-16 code units, end exclusive).
   yield* sql`CREATE TABLE chapters (
