@@ -85,7 +85,7 @@ const stepOf = (markdown: string, block: Block): Candidate => {
   const { start, text } = trimmedRange(markdown, block)
   const first = sentencesOf(markdown, block)[0]
   const quote = text.length <= maxQuote ? text : first?.quote ?? text.slice(0, maxQuote)
-  const plain = plainText(text)
+  const plain = plainText(quote)
   return {
     kind: "process",
     name: shortTitle(first?.plain ?? plain),

@@ -80,7 +80,7 @@ const select = (candidates: ReadonlyArray<Candidate>, limit: number): Array<Extr
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .filter((candidate) => {
       const key = (candidate.body ?? candidate.quote).toLowerCase()
-      if (candidate.name.trim() === "" || seen.has(key)) return false
+      if (candidate.name.trim() === "" || candidate.quote.trim() === "" || seen.has(key)) return false
       seen.add(key)
       return true
     })

@@ -36,7 +36,8 @@ export const clip = (text: string, max: number): string => {
 }
 
 /** A heading as a topic name: numbering ("2.1", "Step 3:") and markup removed. */
-export const headingName = (raw: string, max = 200): string => clip(plainText(raw).replace(leadingNoise, "").trim(), max)
+export const headingName = (raw: string, max = 200): string =>
+  clip(plainText(raw.slice(0, max * 4)).replace(leadingNoise, "").trim(), max)
 
 const clauseBreaks = [", ", "; ", ": ", " — ", " – ", " - ", " (", " because ", " so that ", " unless ", " which ", " when ", " if "]
 

@@ -20,6 +20,8 @@ export interface Sentence {
   readonly indexInBlock: number
 }
 
+const maxSentence = 3000
+
 const stringsOf = (value: unknown): ReadonlyArray<string> =>
   Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string") : []
 
@@ -41,6 +43,9 @@ export const sentencesOf = (markdown: string, block: Block): Array<Sentence> => 
     // compromise returns the text it was given; a sentence it altered is skipped rather than misplaced.
     if (at === -1) continue
     cursor = at + trimmed.length
+    // Over this length a "sentence" is a run-on line (a table dump, a log); it is never an item, and
+    // markup removal on it would cost time for nothing.
+    if (trimmed.length > maxSentence) continue
     const quote = raw.slice(at, cursor)
     const plain = plainText(quote)
     // Punctuation or markup alone ("#", "---", "*") is not a sentence.
