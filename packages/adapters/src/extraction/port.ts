@@ -28,6 +28,7 @@ interface ExtractedItemEncoded {
 
 const Name = Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(200))
 
+// The identifier names the recursive item in JSON Schema ($defs), which the LLM adapter sends as the answer's shape.
 export const ExtractedItem: Schema.Schema<ExtractedItem, ExtractedItemEncoded> = Schema.Struct({
   kind: ItemKind,
   name: Name,
@@ -38,7 +39,7 @@ export const ExtractedItem: Schema.Schema<ExtractedItem, ExtractedItemEncoded> =
     Schema.Array(Schema.suspend((): Schema.Schema<ExtractedItem, ExtractedItemEncoded> => ExtractedItem)),
     { default: () => [] }
   )
-})
+}).annotations({ identifier: "ExtractedItem" })
 
 export const ExtractedTopic = Schema.Struct({
   name: Name,

@@ -1,13 +1,8 @@
 import { Context, type Effect, Schema } from "effect"
+import type { HostedVideo } from "@tks/domain/hosted-video"
 
-/** A hosted video named by a watch, share or shorts link (see parse.ts). */
-export interface HostedVideo {
-  readonly provider: "videohost"
-  /** The site's own video id (11 characters). */
-  readonly videoId: string
-  /** The canonical watch link. */
-  readonly watchUrl: string
-}
+/** A hosted video named by a watch, share or shorts link: the domain owns it (parseHostedVideo). */
+export type { HostedVideo }
 
 /** What the hosting site's oEmbed endpoint says about a video that exists and may be embedded. */
 export interface VideoDetails {
