@@ -7,6 +7,7 @@ import { DatabaseLive } from "@tks/db/client"
 import { DatabaseHealth } from "@tks/db/health"
 import { EmbeddedMaintenanceLive } from "@tks/db/maintenance"
 import { MigrationsLive } from "@tks/db/migrate"
+import { AdaptersLive } from "./adapters.js"
 import { createHttpServer } from "./http/node-server.js"
 import { HttpRoutes } from "./http/routes.js"
 import { LoggingLive } from "./observability/logging.js"
@@ -24,6 +25,7 @@ const main = Effect.gen(function*() {
   const Services = Layer.merge(DemoSeedLive(config.seedDemo), EmbeddedMaintenanceLive).pipe(
     Layer.provide(NodeContext.layer),
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
+    Layer.provideMerge(AdaptersLive),
     Layer.provideMerge(Database)
   )
   // The listener opens only once every service is built: a request that

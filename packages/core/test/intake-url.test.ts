@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { addressProblems, parseFetchAddress, provisionalTitle, storable } from "../src/intake/url.js"
-import { parseHostedVideo, videoAddressProblems } from "../src/intake/video-url.js"
+import { hostedVideoReasons as videoAddressProblems, parseHostedVideo } from "@tks/domain/hosted-video"
 
 const refusal = <A>(result: Either.Either<A, string>) => (Either.isLeft(result) ? result.left : "accepted")
 

@@ -33,7 +33,7 @@ export const OEmbedConfig: Config.Config<OEmbedSettings> = Config.all({
   baseUrl: httpUrl("VIDEO_OEMBED_BASE_URL", "https://www.youtube.com"),
   timeout: Config.integer("VIDEO_OEMBED_TIMEOUT_MS").pipe(
     Config.validate({ message: "VIDEO_OEMBED_TIMEOUT_MS must be a positive integer", validation: (ms) => ms > 0 }),
-    Config.withDefault(5_000),
+    Config.withDefault(3_000),
     Config.map(Duration.millis)
   )
 })

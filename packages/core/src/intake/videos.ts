@@ -20,7 +20,7 @@ import { Links } from "../shared/links.js"
 import { requireKnownTeams } from "./audience.js"
 import { IntakeRepo, type LibraryVideoRow } from "./repo.js"
 import { storable } from "./url.js"
-import { parseHostedVideo } from "./video-url.js"
+import { parseHostedVideo } from "@tks/domain/hosted-video"
 
 /**
  * POST /v1/videos/videohost (SPEC 4.7): no review lane. The link, the teams

@@ -1,0 +1,12 @@
+import { Layer } from "effect"
+import { KnowledgeExtractorLive } from "@tks/adapters/extraction/live"
+import { PageFetcherLive } from "@tks/adapters/page-fetch/fetcher"
+import { VideoCatalogLive } from "@tks/adapters/video/oembed"
+
+/**
+ * The outside world as the service reaches it (DESIGN 5), each from its
+ * configuration: pages through the SSRF-guarded fetcher, hosted videos
+ * through the site's oEmbed endpoint, knowledge extraction through the LLM
+ * when one is configured, else the local extractor.
+ */
+export const AdaptersLive = Layer.mergeAll(PageFetcherLive, VideoCatalogLive, KnowledgeExtractorLive)
