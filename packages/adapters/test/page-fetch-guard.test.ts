@@ -90,7 +90,7 @@ describe("PageFetcherLive: caps from Config, public addresses only", () => {
 
   it.effect("the caps default to 10 s, 10 MB and 5 redirects, and are read from FETCH_*", () =>
     Effect.gen(function*() {
-      expect(yield* PageFetchConfig.pipe(Effect.provide(withEnv({})))).toEqual({ timeoutMs: 10_000, maxBytes: 10_485_760, maxRedirects: 5 })
+      expect(yield* PageFetchConfig.pipe(Effect.provide(withEnv({})))).toEqual({ timeoutMs: 4_000, maxBytes: 10_485_760, maxRedirects: 5 })
       const set = withEnv({ FETCH_TIMEOUT_MS: "2500", FETCH_MAX_BYTES: "1024", FETCH_MAX_REDIRECTS: "0" })
       expect(yield* PageFetchConfig.pipe(Effect.provide(set))).toEqual({ timeoutMs: 2500, maxBytes: 1024, maxRedirects: 0 })
     }))

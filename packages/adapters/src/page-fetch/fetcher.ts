@@ -30,7 +30,8 @@ export interface PageFetcherOptions {
   readonly maxRedirects?: number
 }
 
-export const fetchDefaults = { timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5 } as const
+// The time cap stays inside the request deadline (REQUEST_TIMEOUT_MS, 5 s): a slow page is a 400, not a 503.
+export const fetchDefaults = { timeoutMs: 4_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5 } as const
 
 export const USER_AGENT = "TrainingKnowledgeService-PageFetcher/1.0 (fetches a page a member added to their library)"
 
