@@ -15,16 +15,19 @@ export interface Statement {
 
 /** While set, every statement the server executes is appended here. */
 let sink: Array<Statement> | null = null
+/** Whether the capture compiles each statement again for its parameters (off for the import's bulk inserts). */
+let withParams = true
 
 /** Collects every statement the server executes into `statements` from now on; null stops collecting. */
-export const captureInto = (statements: Array<Statement> | null) => {
+export const captureInto = (statements: Array<Statement> | null, options: { readonly params: boolean } = { params: true }) => {
   sink = statements
+  withParams = options.params
 }
 
 /** Runs `f` with the server's statements collected; returns its result and the statements, in order of completion. */
 export const capturing = async <A>(f: () => Promise<A>): Promise<readonly [A, ReadonlyArray<Statement>]> => {
   const statements: Array<Statement> = []
-  sink = statements
+  captureInto(statements)
   try {
     return [await f(), statements] as const
   } finally {
@@ -82,7 +85,7 @@ const currentTransformer = globalValue(
 )
 
 const recordParameters: Transformer = (self, _sql, _refs, span) => {
-  if (sink !== null) pendingOf(span).params = self.compile()[1]
+  if (sink !== null && withParams) pendingOf(span).params = self.compile()[1]
   return Effect.succeed(self)
 }
 

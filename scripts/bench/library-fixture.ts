@@ -119,9 +119,10 @@ export const generateLibrary = (count: number, teams: ReadonlyArray<string>, now
   const content: Array<Content> = []
   const firstSentences: Array<readonly [string, string]> = []
   for (let i = 0; i < count; i++) {
-    const chapters = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => ({
+    const chapterCount = pick(rand, [1, 1, 1, 1, 1, 2, 2, 2, 3, 3])
+    const chapters = Array.from({ length: chapterCount }, () => ({
       headline: pick(rand, headlines),
-      text: Array.from({ length: 3 + Math.floor(rand() * 4) }, () => sentence(rand)).join(" ")
+      text: Array.from({ length: 2 + Math.floor(rand() * 3) }, () => sentence(rand)).join(" ")
     }))
     if (i % 1000 === 500) chapters[0] = { ...chapters[0]!, text: `${chapters[0]!.text} The ${SELECTIVE_WORD} at dock ${i % 40} is tested every month.` }
     firstSentences.push([chapters[0]!.headline, chapters[0]!.text.slice(0, chapters[0]!.text.indexOf(".") + 1)])

@@ -93,14 +93,20 @@ const program = Effect.gen(function*() {
   const fixture = largeFixture({ people: peopleCount, roles: roleCount, topics: topicCount, content: contentCount })
   const input: unknown = JSON.parse(JSON.stringify(fixture)) // as `pnpm cli org import` receives it
   const importer = yield* FixtureImporter
+  const importStatements: Array<Statement> = []
+  captureInto(importStatements, { params: false })
   const importStart = performance.now()
-  const result = yield* importer.importOrganization(input)
+  const result = yield* importer.importOrganization(input).pipe(Effect.ensuring(Effect.sync(() => captureInto(null))))
   const importMs = performance.now() - importStart
   const counts = Object.entries(result.ids)
     .filter(([, ids]) => Object.keys(ids).length > 0)
     .map(([kind, ids]) => `${Object.keys(ids).length} ${kind}`)
     .join(", ")
   console.log(`\nimport:   ${(importMs / 1000).toFixed(2)} s through FixtureImporter (${counts})`)
+  // One statement past the statement timeout (15 s) fails the whole import: show how close the longest came.
+  const longest = [...importStatements].sort((a, b) => b.ms - a.ms).slice(0, 3)
+  console.log(`longest import statements: ${longest.map((s) => `${(s.ms / 1000).toFixed(2)} s ${s.text.trim().replace(/\s+/g, " ").slice(0, 40)}…`).join("; ")}`)
+  if ((longest[0]?.ms ?? 0) > 10_000) console.log("WARNING: an import statement took over 10 s; the statement timeout is 15 s")
   progress("imported")
 
   const token = result.tokens["p1"] // p1 is an admin of the organization
