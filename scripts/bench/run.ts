@@ -102,7 +102,10 @@ const program = Effect.gen(function*() {
     .filter(([, ids]) => Object.keys(ids).length > 0)
     .map(([kind, ids]) => `${Object.keys(ids).length} ${kind}`)
     .join(", ")
-  console.log(`\nimport:   ${(importMs / 1000).toFixed(2)} s through FixtureImporter (${counts})`)
+  const chapters = (fixture.content ?? []).reduce((sum, record) => sum + (record.chapters?.length ?? 0), 0)
+  const evidence = (fixture.spaces ?? []).flatMap((space) => space.topics ?? []).flatMap((topic) => topic.items ?? [])
+    .reduce((sum, item) => sum + (item.evidence?.length ?? 0), 0)
+  console.log(`\nimport:   ${(importMs / 1000).toFixed(2)} s through FixtureImporter (${counts}, ${chapters} chapters, ${evidence} evidence)`)
   // One statement past the statement timeout (15 s) fails the whole import: show how close the longest came.
   const longest = [...importStatements].sort((a, b) => b.ms - a.ms).slice(0, 3)
   console.log(`longest import statements: ${longest.map((s) => `${(s.ms / 1000).toFixed(2)} s ${s.text.trim().replace(/\s+/g, " ").slice(0, 40)}…`).join("; ")}`)
