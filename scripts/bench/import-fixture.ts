@@ -1,5 +1,6 @@
 import { categories } from "@tks/domain/knowledge"
 import type { OrgFixtureInput } from "@tks/core/org-import/schema"
+import { generateLibrary, itemName, random, topicName } from "./library-fixture.js"
 
 type Element<K extends keyof OrgFixtureInput> = NonNullable<OrgFixtureInput[K]> extends ReadonlyArray<infer E> ? E : never
 type RoleMember = NonNullable<Element<"companyRoles">["members"]>[number]
@@ -7,15 +8,34 @@ type Item = NonNullable<NonNullable<Element<"spaces">["topics"]>[number]["items"
 
 const slugAt = (i: number) => categories[i % categories.length]?.slug ?? "operations"
 
+export interface LargeFixtureSize {
+  readonly people: number
+  readonly roles: number
+  /** Topics of the knowledge graph, in 100 spaces (fewer when there are fewer than 100 topics). */
+  readonly topics: number
+  /** Content records of the library, each with its chapters. */
+  readonly content: number
+}
+
+/** Three items a topic, the first with a child item. */
+const ITEMS_PER_TOPIC = 3
+/** The viewer the bench also calls as: no admin, a member of team3, which some team-only content names. */
+export const VIEWER_KEY = "p350"
+
 /**
- * A large organization for the import benchmark: `people` people in a manager
+ * A large organization for the benchmark: `people` people in a manager
  * tree (eight reports each, a few managers without an account), `roles`
  * company roles in a tree, every fifth with three tiers, each person holding
  * one role (at a tier where the role has them), teams of 100, a knowledge
- * graph of 50 spaces x 10 topics x 10 items (each with one child item), and
- * four duties per role, some tier-qualified.
+ * graph of `topics` topics in 100 spaces (three items each, the first with
+ * a child item; the first two items of a topic cite a content record as
+ * evidence), four duties per role, some tier-qualified, and a library of
+ * `content` records with chapters (library-fixture.ts).
  */
-export const largeFixture = (peopleCount: number, roleCount: number): OrgFixtureInput => {
+export const largeFixture = (size: LargeFixtureSize, now: Date = new Date()): OrgFixtureInput => {
+  const { people: peopleCount, roles: roleCount } = size
+  const spaceCount = Math.max(1, Math.min(100, size.topics))
+  const topicsPerSpace = Math.max(1, Math.round(size.topics / spaceCount))
   const tiered = (r: number) => r % 5 === 0
   const members: Array<Array<RoleMember>> = Array.from({ length: roleCount }, () => [])
 
@@ -32,7 +52,8 @@ export const largeFixture = (peopleCount: number, roleCount: number): OrgFixture
       ...(i % 3 === 0 ? { phone: `+1555${String(i).padStart(7, "0")}` } : {}),
       ...(i % 97 === 0 && i > 0 ? { status: "DEACTIVATED" as const } : {}),
       ...manager,
-      ...(i < 20 ? { tokenScopes: ["training:assign", "content:write"] as const } : {})
+      ...(i < 20 ? { tokenScopes: ["training:assign", "content:write"] as const } : {}),
+      ...(`p${i}` === VIEWER_KEY ? { tokenScopes: ["content:write"] as const } : {})
     })
     const r = i % roleCount
     members[r]?.push({ person: `p${i}`, ...(tiered(r) ? { tier: `r${r}-t${i % 3}` } : {}) })
@@ -46,7 +67,7 @@ export const largeFixture = (peopleCount: number, roleCount: number): OrgFixture
       ...(r === 0 ? {} : { parent: `r${Math.floor((r - 1) / 4)}` }),
       tiers: tiered(r) ? [{ key: `r${r}-t0`, label: "Associate" }, { key: `r${r}-t1`, label: "Senior" }, { key: `r${r}-t2`, label: "Lead" }] : [],
       members: members[r] ?? [],
-      curriculum: [{ topic: `s${r % 50}-t${r % 10}` }]
+      curriculum: [{ topic: `s${r % spaceCount}-t${r % topicsPerSpace}` }]
     })
   }
 
@@ -59,39 +80,52 @@ export const largeFixture = (peopleCount: number, roleCount: number): OrgFixture
     teams.push({ key: `team${t}`, name: `Team ${t}`, members: teamMembers })
   }
 
+  const library = generateLibrary(size.content, teams.map((team) => team.key), now)
+  const rand = random(5)
   const spaces: Array<Element<"spaces">> = []
-  for (let s = 0; s < 50; s++) {
+  let cited = 0
+  for (let s = 0; s < spaceCount; s++) {
     const topics = []
-    for (let t = 0; t < 10; t++) {
+    for (let t = 0; t < topicsPerSpace; t++) {
       const items: Array<Item> = []
-      for (let k = 0; k < 10; k++) {
+      for (let k = 0; k < ITEMS_PER_TOPIC; k++) {
+        const evidence = k < 2 && size.content > 0 ? [library.evidenceFor(cited++ % size.content)] : []
         items.push({
           key: `s${s}-t${t}-i${k}`,
-          name: `Item ${k} of topic ${t}`,
-          kind: "process",
-          children: [{ key: `s${s}-t${t}-i${k}-c`, name: "Detail", kind: "fact" }]
+          name: itemName(rand),
+          kind: (["process", "policy", "fact"] as const)[k % 3]!,
+          evidence,
+          children: k === 0 ? [{ key: `s${s}-t${t}-i${k}-c`, name: itemName(rand), kind: "fact" }] : []
         })
       }
-      topics.push({ key: `s${s}-t${t}`, name: `Topic ${t} of space ${s}`, items })
+      topics.push({ key: `s${s}-t${t}`, name: topicName(s, t), items })
     }
     spaces.push({ key: `s${s}`, category: slugAt(s), name: `Space ${s}`, topics })
   }
 
   const duties: Array<Element<"duties">> = []
   for (let r = 0; r < roleCount; r++) {
-    const s = r % 50
+    const s = r % spaceCount
     duties.push(
-      { holder: { role: `r${r}` }, raci: "RESPONSIBLE", entity: { topic: `s${s}-t${r % 10}` } },
+      { holder: { role: `r${r}` }, raci: "RESPONSIBLE", entity: { topic: `s${s}-t${r % topicsPerSpace}` } },
       { holder: { role: `r${r}` }, raci: "ACCOUNTABLE", entity: { space: `s${s}` } },
       {
         holder: { role: `r${r}` },
         raci: "CONSULTED",
-        entity: { item: `s${s}-t${r % 10}-i${r % 10}` },
+        entity: { item: `s${s}-t${r % topicsPerSpace}-i${r % ITEMS_PER_TOPIC}` },
         ...(tiered(r) ? { tier: { qualifier: "MIN_TIER" as const, tier: `r${r}-t1` } } : {})
       },
       { holder: { team: `team${r % Math.max(1, teams.length)}` }, raci: "INFORMED", entity: { category: slugAt(r) } }
     )
   }
 
-  return { organization: { name: "Bench Corp", plan: "enterprise" }, people, teams, companyRoles, spaces, duties }
+  return {
+    organization: { name: "Bench Corp", plan: "enterprise" },
+    people,
+    teams,
+    companyRoles,
+    spaces,
+    content: [...library.content],
+    duties
+  }
 }

@@ -59,3 +59,15 @@ export const checkPagePlan = (root: PlanNode): PlanCheck => {
   if (outerSorts > 0) problems.push(`${outerSorts} Sort node(s) in the main query`)
   return { ok: problems.length === 0, problems, usersAccess, usersRowsRead, outerSorts }
 }
+
+/** How each table the query touches is read: "Bitmap Index Scan using chapters_search", "Seq Scan on topics t", ... */
+export const scansOf = (root: PlanNode): ReadonlyArray<string> => {
+  const scans = new Set<string>()
+  all(root, false, (node) => {
+    const type = node["Node Type"]
+    if (!/Scan/.test(type)) return
+    const on = node["Relation Name"] === undefined ? "" : ` on ${node["Relation Name"]}${node.Alias !== undefined && node.Alias !== node["Relation Name"] ? ` ${node.Alias}` : ""}`
+    scans.add(`${type}${on}${node["Index Name"] === undefined ? "" : ` using ${node["Index Name"]}`}`)
+  })
+  return [...scans]
+}

@@ -1,11 +1,14 @@
 /**
- * `pnpm bench [--database-url URL] [--walks N] [--no-analyze] [--explain] [--people N] [--roles N]`
+ * `pnpm bench [--database-url URL] [--walks N] [--no-analyze] [--explain] [--people N] [--roles N]
+ *   [--topics N] [--content N] [--samples N]`
  *
- * 1. Generates a 20,000-person / 500-role organization (import-fixture.ts)
- *    and imports it through FixtureImporter into a fresh database: in-memory
- *    embedded PGlite by default, or a new `tks_test_*` database on the
- *    PostgreSQL server of --database-url / BENCH_DATABASE_URL, created and
- *    dropped as the test database layer does.
+ * 1. Generates a 20,000-person / 500-role organization with a knowledge graph
+ *    of 5,000 topics and a library of 20,000 content records with chapters
+ *    (import-fixture.ts, library-fixture.ts) and imports it through
+ *    FixtureImporter into a fresh database: in-memory embedded PGlite by
+ *    default, or a new `tks_test_*` database on the PostgreSQL server of
+ *    --database-url / BENCH_DATABASE_URL, created and dropped as the test
+ *    database layer does.
  * 2. Serves the real HTTP stack in-process (the contract tests' server: every
  *    route and middleware, CoreLive, DatabaseHealth, NodeHttpServer on a free
  *    loopback port) and, as an organization admin of the imported
@@ -15,17 +18,26 @@
  *    its full body.
  * 3. EXPLAIN (ANALYZE)s the SQL the server ran for page 100 of the members
  *    walk and checks the page query reads users through a name index.
+ * 4. The library and knowledge reads (reads.ts): content list walks and a
+ *    title filter, search samples (a selective word, a common word, a typo;
+ *    as an admin and as a viewer) with the database time of the SQL the
+ *    server ran for them against the 50 ms budget, and topic detail over
+ *    random topics. An endpoint this build does not serve is "not available".
  */
 import { readFileSync } from "node:fs"
 import os from "node:os"
 import { performance } from "node:perf_hooks"
 import { parseArgs } from "node:util"
-import { ConfigProvider, Context, Effect, type Layer, Tracer } from "effect"
+import { ConfigProvider, Effect } from "effect"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import { baseUrl, TestServerLive } from "../../apps/server/test/support/server.js"
-import { largeFixture } from "./import-fixture.js"
-import { checkPagePlan, type PlanNode } from "./plan.js"
-import { median, ms, PAGE_SIZE, type Page, type Row, summarize, table, walk } from "./walk.js"
+import { captureInto, capturingTracer, type Statement, withParameterCapture } from "./capture.js"
+import { Sql } from "./database.js"
+import { largeFixture, VIEWER_KEY } from "./import-fixture.js"
+import { explainPageHundred, MEMBER_PAGES } from "./members-plan.js"
+import { libraryReads } from "./reads.js"
+import { sampledCells, sampledHeader, WARM_UP } from "./samples.js"
+import { median, ms, type Page, type Row, summarize, table, walk } from "./walk.js"
 
 const { values: flags } = parseArgs({
   // `pnpm bench -- --flag` passes the `--` along.
@@ -36,7 +48,10 @@ const { values: flags } = parseArgs({
     "no-analyze": { type: "boolean", default: false },
     explain: { type: "boolean", default: false },
     people: { type: "string", default: "20000" },
-    roles: { type: "string", default: "500" }
+    roles: { type: "string", default: "500" },
+    topics: { type: "string", default: "5000" },
+    content: { type: "string", default: "20000" },
+    samples: { type: "string", default: "50" }
   }
 })
 
@@ -46,99 +61,20 @@ const walks = Math.max(2, Number(flags.walks) || 3)
 const analyze = !flags["no-analyze"]
 const peopleCount = Number(flags.people)
 const roleCount = Number(flags.roles)
-const MEMBER_PAGES = 100
+const topicCount = Number(flags.topics)
+const contentCount = Number(flags.content)
+/** Timed requests per sampled row (search, topic detail, title filter). */
+const samples = Math.max(1, Number(flags.samples) || 50)
 
 const benchStart = performance.now()
 /** Progress on stderr, with the time since the start. */
 const progress = (message: string) =>
   process.stderr.write(`[${((performance.now() - benchStart) / 1000).toFixed(1)} s] ${message}\n`)
 
-// ---------------------------------------------------------------------------
-// The SQL the server runs, read from its `sql.execute` spans.
-
-/** While set, the text of every SQL statement the server executes is appended here. */
-let statementSink: Array<string> | null = null
-
-const capturingTracer = (base: Tracer.Tracer) =>
-  Tracer.make({
-    span(name, parent, context, links, startTime, kind, options) {
-      const span = base.span(name, parent, context, links, startTime, kind, options)
-      if (name !== "sql.execute") return span
-      const attribute = span.attribute.bind(span)
-      span.attribute = (key, value) => {
-        if (key === "db.query.text" && statementSink !== null && typeof value === "string") statementSink.push(value)
-        attribute(key, value)
-      }
-      return span
-    },
-    context: (f, fiber) => base.context(f, fiber)
-  })
-
-// The server's SqlClient. scripts/ does not depend on @effect/sql, so its
-// tag is made again from its key, typed as the service the server layer
-// provides (the one with `unsafe`, leaving out PgClient's `listen`).
-type SqlClient = Exclude<Extract<Layer.Layer.Success<typeof TestServerLive>, { readonly unsafe: unknown }>, { readonly listen: unknown }>
-const Sql = Context.GenericTag<SqlClient>("@effect/sql/SqlClient")
-
 const pgliteVersion = () => {
   const manifest = JSON.parse(readFileSync(new URL("../../packages/db/package.json", import.meta.url), "utf8"))
   return String(manifest.dependencies?.["@electric-sql/pglite"] ?? "?")
 }
-
-type ExplainJson = ReadonlyArray<{ readonly Plan: PlanNode; readonly "Execution Time": number }>
-
-/**
- * EXPLAIN (ANALYZE) of the statements the server ran for members page 100,
- * with the parameters it bound: the org id, the keyset after page 99
- * (sort_name, id) and limit + 1 for the page; the org id for the total.
- */
-const explainPageHundred = (sql: SqlClient, organizationId: string, statements: ReadonlyArray<string>, afterId: string | undefined) =>
-  Effect.gen(function*() {
-    const lines: Array<string> = []
-    // Later pages carry the walk's total in their cursor: the count runs on page 1 only.
-    lines.push(`\nmembers page ${MEMBER_PAGES}: ${statements.length} SQL statements (${statements.length > 2 ? "token check, total, page" : "token check, page"})`)
-    const pageQuery = statements.find((text) => /FROM users u/.test(text) && /ORDER BY u\.sort_name, u\.id/.test(text))
-    const countQuery = statements.find((text) => /count\(\*\)/.test(text) && /FROM users u/.test(text))
-    if (pageQuery === undefined || afterId === undefined) {
-      lines.push("WARNING: the members page query was not captured; no plan checked")
-      return lines
-    }
-    // Its parameters in order: org id, the keyset after page 99 (sort_name, id), limit + 1.
-    if (new Set(pageQuery.match(/\$\d+/g)).size !== 4 || !/\(u\.sort_name, u\.id\) > \(\$2, \$3\)/.test(pageQuery)) {
-      lines.push(`WARNING: the members page query changed shape; no plan checked:\n${pageQuery}`)
-      return lines
-    }
-    const after = (yield* sql.unsafe<{ sort_name: string }>("SELECT sort_name FROM users WHERE org_id = $1 AND id = $2", [organizationId, afterId]))[0]
-    const params = [organizationId, after?.sort_name, afterId, PAGE_SIZE + 1]
-    const explained = (yield* sql.unsafe<{ "QUERY PLAN": ExplainJson }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${pageQuery}`, params))[0]!["QUERY PLAN"]
-    const check = checkPagePlan(explained[0]!.Plan)
-    lines.push(
-      `  page query: users u read by ${check.usersAccess.join(", ") || "?"} (${check.usersRowsRead} rows), ` +
-        `${check.outerSorts === 0 ? "no Sort" : `${check.outerSorts} Sort node(s)`} outside the per-row subplans, ` +
-        `${explained[0]!["Execution Time"].toFixed(2)} ms in the database`
-    )
-    if (check.ok) lines.push("  plan check: ok (keyset range scan of a name index; no Seq Scan of users; no Sort)")
-    else lines.push(`WARNING: members page query plan: ${check.problems.join("; ")}`)
-    if (countQuery !== undefined) {
-      const counted = (yield* sql.unsafe<{ "QUERY PLAN": ExplainJson }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${countQuery}`, [organizationId]))[0]!["QUERY PLAN"]
-      const access = checkPagePlan(counted[0]!.Plan)
-      lines.push(
-        `  total (page 1 only): users u read by ${access.usersAccess.join(", ") || "?"} (${access.usersRowsRead} rows), ` +
-          `${counted[0]!["Execution Time"].toFixed(2)} ms in the database`
-      )
-    }
-    if (flags.explain) {
-      const text = yield* sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${pageQuery}`, params)
-      lines.push(`\n-- members page ${MEMBER_PAGES}; parameters ${JSON.stringify(params)}\n${pageQuery.trim()}\n`)
-      lines.push(text.map((row) => row["QUERY PLAN"]).join("\n"))
-      if (countQuery !== undefined) {
-        const counted = yield* sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${countQuery}`, [organizationId])
-        lines.push(`\n-- members total; parameters ${JSON.stringify([organizationId])}\n${countQuery.trim()}\n`)
-        lines.push(counted.map((row) => row["QUERY PLAN"]).join("\n"))
-      }
-    }
-    return lines
-  })
 
 // ---------------------------------------------------------------------------
 
@@ -154,17 +90,26 @@ const program = Effect.gen(function*() {
   console.log(`database: ${database}`)
 
   // 1. Import
-  const fixture = largeFixture(peopleCount, roleCount)
+  const fixture = largeFixture({ people: peopleCount, roles: roleCount, topics: topicCount, content: contentCount })
   const input: unknown = JSON.parse(JSON.stringify(fixture)) // as `pnpm cli org import` receives it
   const importer = yield* FixtureImporter
+  const importStatements: Array<Statement> = []
+  captureInto(importStatements, { params: false })
   const importStart = performance.now()
-  const result = yield* importer.importOrganization(input)
+  const result = yield* importer.importOrganization(input).pipe(Effect.ensuring(Effect.sync(() => captureInto(null))))
   const importMs = performance.now() - importStart
   const counts = Object.entries(result.ids)
     .filter(([, ids]) => Object.keys(ids).length > 0)
     .map(([kind, ids]) => `${Object.keys(ids).length} ${kind}`)
     .join(", ")
-  console.log(`\nimport:   ${(importMs / 1000).toFixed(2)} s through FixtureImporter (${counts})`)
+  const chapters = (fixture.content ?? []).reduce((sum, record) => sum + (record.chapters?.length ?? 0), 0)
+  const evidence = (fixture.spaces ?? []).flatMap((space) => space.topics ?? []).flatMap((topic) => topic.items ?? [])
+    .reduce((sum, item) => sum + (item.evidence?.length ?? 0), 0)
+  console.log(`\nimport:   ${(importMs / 1000).toFixed(2)} s through FixtureImporter (${counts}, ${chapters} chapters, ${evidence} evidence)`)
+  // One statement past the statement timeout (15 s) fails the whole import: show how close the longest came.
+  const longest = [...importStatements].sort((a, b) => b.ms - a.ms).slice(0, 3)
+  console.log(`longest import statements: ${longest.map((s) => `${(s.ms / 1000).toFixed(2)} s ${s.text.trim().replace(/\s+/g, " ").slice(0, 40)}…`).join("; ")}`)
+  if ((longest[0]?.ms ?? 0) > 10_000) console.log("WARNING: an import statement took over 10 s; the statement timeout is 15 s")
   progress("imported")
 
   const token = result.tokens["p1"] // p1 is an admin of the organization
@@ -198,17 +143,16 @@ const program = Effect.gen(function*() {
 
   // 2b. Walks
   const rows: Array<Row> = []
-  const pageHundredStatements: Array<string> = []
+  const pageHundredStatements: Array<Statement> = []
   const memberRuns = yield* Effect.promise(async () => {
     const runs: Array<Array<Page>> = []
     for (let i = 0; i < walks; i++) {
       const last = i === walks - 1
       const run = await walk(base, "/v1/members", token, MEMBER_PAGES, (n) => {
         // The last walk records the SQL of its page 100.
-        if (last && n === MEMBER_PAGES) statementSink = pageHundredStatements
-        else statementSink = null
+        captureInto(last && n === MEMBER_PAGES ? pageHundredStatements : null)
       })
-      statementSink = null
+      captureInto(null)
       if (i > 0) runs.push(run)
       progress(`members walk ${i + 1}/${walks}${i === 0 ? " (warm-up)" : ""}: median ${ms(median(run.map((p) => p.ms)))} ms per page`)
     }
@@ -220,8 +164,9 @@ const program = Effect.gen(function*() {
   const planReport = yield* explainPageHundred(
     sql,
     result.organizationId,
-    pageHundredStatements,
-    memberRuns.at(-1)![MEMBER_PAGES - 2]?.ids.at(-1)
+    pageHundredStatements.map((statement) => statement.text),
+    memberRuns.at(-1)![MEMBER_PAGES - 2]?.ids.at(-1),
+    flags.explain
   )
 
   const others: ReadonlyArray<readonly [string, string, number]> = [
@@ -266,6 +211,37 @@ const program = Effect.gen(function*() {
   }
 
   for (const line of planReport) console.log(line)
+
+  // 4. Library and knowledge reads.
+  const viewer = result.tokens[VIEWER_KEY]
+  const reads = yield* libraryReads({
+    base,
+    sql,
+    admin: token,
+    viewer,
+    topicIds: Object.values(result.ids["topics"] ?? {}),
+    samples,
+    explainText: flags.explain,
+    progress
+  })
+  console.log(`\nlibrary and knowledge reads over HTTP in ms, as an organization admin and as a viewer (${VIEWER_KEY}, team-only content of one team):`)
+  if (reads.walks.length > 0) {
+    console.log(`content walks: a warm-up walk, then one timed walk of up to ${reads.walks[0]!.pages} pages (limit=50)\n`)
+    console.log(table(
+      ["listing", "pages", "page 1", "last page", "median/page"],
+      reads.walks.map((r) => [r.listing, String(r.pages), ms(r.first), ms(r.last), ms(r.perPage)])
+    ))
+  }
+  if (reads.sampled.length > 0) {
+    console.log(
+      `\nsampled requests: ${WARM_UP} warm-up requests, then ${samples} timed (fewer when a row passes 30 s);` +
+        ` "rows" is the median answer size; "SQL" is the time a request spent in sql.execute spans (token check included)\n`
+    )
+    console.log(table(sampledHeader, reads.sampled.map(sampledCells)))
+  }
+  for (const missing of reads.unmeasured) console.log(`${missing.label}: ${missing.reason}`)
+  if (reads.report.length > 0) console.log(`\nsearch: the SQL the server ran for the last sample of each search, run again under EXPLAIN (ANALYZE):`)
+  for (const line of reads.report) console.log(line)
 })
 
 // TestDatabaseLive reads TEST_DATABASE_URL: the bench's server, or none (the
@@ -281,6 +257,7 @@ Effect.runPromise(
     program.pipe(
       Effect.provide(TestServerLive),
       Effect.withTracer(capturingTracer(tracer)),
+      withParameterCapture,
       Effect.withConfigProvider(config)
     )
   )

@@ -4,6 +4,7 @@ import { Effect, Layer, Option } from "effect"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { Authenticator } from "../src/auth/service.js"
 import { demoFixture } from "../src/demo/fixture.js"
+import { demoBodies } from "../src/demo/library.js"
 import { FixtureImporter } from "../src/org-import/importer.js"
 import { seedDemoIfEmpty } from "../src/demo/seed.js"
 
@@ -57,7 +58,15 @@ layer(TestLayer)("demo fixture", (it) => {
         org_chart_verifications: 1,
         directory_connections: 1,
         directory_events: 7,
-        access_tokens: 11
+        access_tokens: 11,
+        content: 5,
+        content_teams: 2,
+        chapters: 0,
+        lesson_content: 4,
+        evidence: 9,
+        topic_relations: 3,
+        content_review_requests: 1,
+        jobs: 4
       }
       const actual: Record<string, number> = {}
       for (const table of Object.keys(expected)) actual[table] = yield* countOf(table, org)
@@ -134,6 +143,44 @@ layer(TestLayer)("demo fixture", (it) => {
         SELECT email, org_role, expires_at < now() AS expired FROM invitations WHERE org_id = ${org} ORDER BY created_at`
       expect(invitations.map((row) => [row.org_role, row.expired])).toEqual([["viewer", true], ["viewer", false], ["admin", false]])
     }))
+
+  it.effect("queues one content.process job per published document given as markdown; the proposal in review gets none", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const importer = yield* FixtureImporter
+      const { ids, organizationId: org } = yield* importer.importOrganization(demoFixture())
+      const library = yield* sql<{ id: string; status: string; body: string; processing_status: string; indexing_status: string }>`
+        SELECT id, status, body, processing_status, indexing_status FROM content WHERE org_id = ${org}`
+      const published = library.filter((row) => row.status === "published")
+      expect(published.map((row) => row.id).sort()).toEqual(
+        ["warehouse-safety-handbook", "expense-travel-policy", "incident-response-runbook", "customer-returns-process"]
+          .map((key) => ids.content[key]).sort()
+      )
+      for (const row of published) expect([row.processing_status, row.indexing_status]).toEqual(["PENDING", "PENDING"])
+
+      const jobs = yield* sql<{ kind: string; subject_id: string; status: string }>`
+        SELECT kind, subject_id, status FROM jobs WHERE org_id = ${org}`
+      expect(jobs.map((job) => job.subject_id).sort()).toEqual(published.map((row) => row.id).sort())
+      expect(jobs.every((job) => job.kind === "content.process" && job.status === "PENDING")).toBe(true)
+
+      const review = yield* sql<{ status: string; submitter_id: string; content_status: string }>`
+        SELECT r.status, r.submitter_id, c.status AS content_status
+        FROM content_review_requests r JOIN content c ON c.org_id = r.org_id AND c.id = r.content_id
+        WHERE r.org_id = ${org}`
+      expect(review).toEqual([{ status: "PENDING", submitter_id: ids.people["finn"], content_status: "in_review" }])
+    }))
+
+  it("each published document is a multi-page markdown document: an H1 title, several sections, steps, rules and numbers", () => {
+    for (const body of [demoBodies.handbook, demoBodies.expenses, demoBodies.incidents, demoBodies.returns]) {
+      expect(body.length).toBeGreaterThanOrEqual(4_000)
+      expect(body.length).toBeLessThanOrEqual(9_000)
+      expect(body).toMatch(/^# \S/)
+      expect(body.match(/^## /gm)?.length ?? 0).toBeGreaterThanOrEqual(5)
+      expect(body).toMatch(/^1\. /m)
+      expect(body).toMatch(/\b(must|never|always)\b/)
+      expect(body).toMatch(/\d/)
+    }
+  })
 
   it.effect("issues tokens that authenticate as their person, with their scopes", () =>
     Effect.gen(function*() {

@@ -8,6 +8,9 @@ const people: ReadonlyArray<readonly [key: string, who: string]> = [
   ["kai", "Kai Sato, external"]
 ]
 
+/** A word of the demo's Warehouse Safety Handbook and of its curated topics: search finds both. */
+const searchWord = "forklift"
+
 /**
  * What a person who just ran `npm start` needs: where it is and ready-to-paste
  * calls. In production (NODE_ENV=production) it names no token, even when the
@@ -45,7 +48,11 @@ export const banner = (
     lines.push(
       `  curl -s -H 'Authorization: Bearer ${admin}' '${baseUrl}/v1/members?limit=5'`,
       `  curl -s -H 'Authorization: Bearer ${admin}' ${baseUrl}/v1/company-roles`,
-      `  curl -s -H 'Authorization: Bearer ${admin}' ${baseUrl}/v1/findings`
+      `  curl -s -H 'Authorization: Bearer ${admin}' ${baseUrl}/v1/findings`,
+      "  # the library and its knowledge: the demo documents are processed in the first seconds after the first start",
+      `  curl -s -H 'Authorization: Bearer ${admin}' '${baseUrl}/v1/content?limit=5'`,
+      `  curl -s -H 'Authorization: Bearer ${admin}' '${baseUrl}/v1/search?query=${searchWord}'`,
+      `  curl -s -H 'Authorization: Bearer ${admin}' ${baseUrl}/v1/categories`
     )
   }
   lines.push("")
