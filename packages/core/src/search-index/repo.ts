@@ -12,6 +12,13 @@ import type { OrganizationId } from "@tks/domain/ids"
  * - chapter: headline (A), text (B);
  * - topic: name (A), description (B), its live items' names and bodies (C).
  */
+const batchSize = 1_000
+const chunks = <A>(all: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> => {
+  const out: Array<ReadonlyArray<A>> = []
+  for (let at = 0; at < all.length; at += batchSize) out.push(all.slice(at, at + batchSize))
+  return out
+}
+
 export class SearchIndexRepo extends Effect.Service<SearchIndexRepo>()("@tks/core/SearchIndexRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -36,12 +43,18 @@ export class SearchIndexRepo extends Effect.Service<SearchIndexRepo>()("@tks/cor
         UPDATE topics t SET search_vector = ${topicVector}
         WHERE t.org_id = ${orgId} AND t.id = ANY(${[...topicIds]})`.pipe(Effect.asVoid)
 
-    /** Every chapter and topic of an organization (after an import). */
+    /**
+     * Every chapter and topic of an organization (after an import), in
+     * batches: one statement over a large library ran into the statement
+     * timeout (20,000 records: 11 s on the embedded database).
+     */
     const indexOrganization = (orgId: OrganizationId | string) =>
-      Effect.all([
-        sql`UPDATE chapters c SET search_vector = ${chapterVector} WHERE c.org_id = ${orgId}`,
-        sql`UPDATE topics t SET search_vector = ${topicVector} WHERE t.org_id = ${orgId}`
-      ], { discard: true })
+      Effect.gen(function*() {
+        const content = yield* sql<{ id: string }>`SELECT id FROM content WHERE org_id = ${orgId} AND body IS NOT NULL ORDER BY id`
+        const topics = yield* sql<{ id: string }>`SELECT id FROM topics WHERE org_id = ${orgId} ORDER BY id`
+        yield* Effect.forEach(chunks(content.map((row) => row.id)), (ids) => indexChapters(orgId, ids), { discard: true })
+        yield* Effect.forEach(chunks(topics.map((row) => row.id)), (ids) => indexTopics(orgId, ids), { discard: true })
+      })
 
     return { indexChapters, indexTopics, indexOrganization } as const
   })
