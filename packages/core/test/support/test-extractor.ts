@@ -15,7 +15,9 @@ import { categories, type CategorySlug } from "@tks/domain/knowledge"
  *   spaces makes the pipeline search ignoring whitespace); an indented
  *   bullet is a child of the bullet above it;
  * - a bullet containing `[unfindable]` quotes words the document does not
- *   have, so its item must be dropped.
+ *   have, so its item must be dropped;
+ * - a document with a line `Extraction fails: <reason>` fails with that
+ *   reason (ExtractionFailed), every time.
  */
 
 const slugs = new Set<string>(categories.map((category) => category.slug))
@@ -66,12 +68,8 @@ export const extractForTests = (input: ExtractionInput) => {
 
 export const TestExtractorLive = Layer.succeed(KnowledgeExtractor, {
   name: "test",
-  extract: (input) => Effect.sync(() => extractForTests(input))
+  extract: (input) => {
+    const failure = /^Extraction fails: *(.+)$/m.exec(input.markdown)
+    return failure === null ? Effect.sync(() => extractForTests(input)) : Effect.fail(new ExtractionFailed({ reason: failure[1]!.trim() }))
+  }
 })
-
-/** An extractor that always fails with `reason`. */
-export const failingExtractor = (reason: string) =>
-  Layer.succeed(KnowledgeExtractor, {
-    name: "failing",
-    extract: () => Effect.fail(new ExtractionFailed({ reason }))
-  })
