@@ -148,10 +148,10 @@ layer(TestLayer, { excludeTestServices: true })("job workers", (it) => {
 
   it.scoped("each job's start and end are logged with its id, kind, subject, attempt and, at the end, its duration", () =>
     Effect.gen(function*() {
-      const lines = yield* Ref.make<ReadonlyArray<{ message: string; annotations: Record<string, unknown> }>>([])
+      const lines: Array<{ message: string; annotations: Record<string, unknown> }> = []
       const capture = Logger.make(({ annotations, message }) => {
         const text = Array.isArray(message) ? message.join(" ") : String(message)
-        Effect.runSync(Ref.update(lines, (all) => [...all, { message: text, annotations: Object.fromEntries(HashMap.toEntries(annotations)) }]))
+        lines.push({ message: text, annotations: Object.fromEntries(HashMap.toEntries(annotations)) })
       })
       yield* workers({}, handlerOf(() => Effect.void)).pipe(
         Effect.provide(Layer.merge(Logger.add(capture), Logger.minimumLogLevel(LogLevel.Info)))
@@ -159,7 +159,7 @@ layer(TestLayer, { excludeTestServices: true })("job workers", (it) => {
       yield* enqueue("cnt_logged")
       yield* eventually(statusIs("cnt_logged", "COMPLETED"))
       const job = yield* onlyJobOf("cnt_logged")
-      const ofJob = (yield* Ref.get(lines)).filter((line) => line.annotations.jobId === job.id)
+      const ofJob = lines.filter((line) => line.annotations.jobId === job.id)
       expect(ofJob.map((line) => line.message)).toEqual(["job started", "job completed"])
       expect(ofJob[0]!.annotations).toMatchObject({ kind: "content.process", contentId: "cnt_logged", attempt: 1 })
       expect(typeof ofJob[1]!.annotations.ms).toBe("number")
