@@ -60,11 +60,12 @@ const organizationTotals = (orgId: string) =>
              (SELECT count(*)::int FROM topics WHERE org_id = ${orgId}) AS topics,
              (SELECT count(*)::int FROM items WHERE org_id = ${orgId}) AS items`).pipe(Effect.map((rows) => rows[0]!), Effect.orDie)
 
-const jobLogs = (worker: ServerProcess) =>
+/** The JSON log lines of a process: message and annotations. */
+const jobLogs = (worker: ServerProcess): ReadonlyArray<Record<string, unknown>> =>
   linesOf(worker.stdout()).flatMap((line) => {
     try {
       const parsed: { message?: unknown; annotations?: Record<string, unknown> } = JSON.parse(line)
-      return [{ message: String(parsed.message), ...parsed.annotations }]
+      return [{ ...parsed.annotations, message: String(parsed.message) }]
     } catch {
       return []
     }
