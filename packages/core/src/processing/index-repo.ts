@@ -62,11 +62,17 @@ export class ProcessingIndexRepo extends Effect.Service<ProcessingIndexRepo>()("
           JOIN items i ON i.org_id = e.org_id AND i.id = e.item_id
           WHERE e.org_id = ${orgId} AND i.topic_id = ANY(${topicIds}::text[])
         ),
-        content_topic AS (
+        any_content_topic AS (
           SELECT DISTINCT e.content_id, i.topic_id FROM evidence e
           JOIN items i ON i.org_id = e.org_id AND i.id = e.item_id
-          JOIN topics o ON o.org_id = i.org_id AND o.id = i.topic_id AND o.state = 'live'
-          WHERE e.org_id = ${orgId} AND e.content_id IN (SELECT content_id FROM topic_content)
+          WHERE e.org_id = ${orgId} AND e.content_id = ANY(ARRAY(SELECT DISTINCT content_id FROM topic_content))
+        ),
+        -- Live topics only, checked by key: joined to topics before statistics
+        -- exist, the planner crossed topics with evidence (seconds at 1,700 rows).
+        content_topic AS (
+          SELECT * FROM any_content_topic WHERE topic_id = ANY(ARRAY(
+            SELECT id FROM topics WHERE org_id = ${orgId} AND state = 'live'
+              AND id = ANY(ARRAY(SELECT DISTINCT topic_id FROM any_content_topic))))
         ),
         by_content AS (
           SELECT tc.topic_id, ct.topic_id AS related_id, ${SHARED_CONTENT_WEIGHT}::float8 * least(count(*), 3) AS score
