@@ -17,9 +17,8 @@ import { ConfigProvider, Effect, Layer, Logger, LogLevel } from "effect"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import { ContentProcessor } from "@tks/core/processing/processor"
 import { testDatabaseLayer } from "@tks/db/test-database"
-import { KnowledgeExtractorLive } from "../apps/server/src/extraction.js"
+import { extractors } from "../apps/server/test/support/extractors.js"
 import { largeDocument, processLargeDocument } from "../packages/core/test/support/large-document.js"
-import { TestExtractorLive } from "../packages/core/test/support/test-extractor.js"
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === "--")),
@@ -31,7 +30,7 @@ const { values: flags } = parseArgs({
 })
 
 const databaseUrl = (flags["database-url"] ?? "").trim()
-const extractor = flags.extractor === "server" ? KnowledgeExtractorLive : TestExtractorLive
+const extractor = flags.extractor === "server" ? extractors.server : extractors.test
 const body = largeDocument(Number(flags.chars))
 
 const Services = Layer.mergeAll(ContentProcessor.Default, FixtureImporter.Default).pipe(
