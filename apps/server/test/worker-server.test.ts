@@ -1,12 +1,16 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Exit, Option } from "effect"
+import { ConfigProvider, Duration, Effect, Exit, Layer, Logger, LogLevel, Option } from "effect"
+import { CoreLive } from "@tks/core/live"
+import { TestDatabaseLive } from "@tks/db/test-database"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import { ContentProcessing } from "@tks/core/processing/service"
 import { ContentId, OrganizationId } from "@tks/domain/ids"
 import { travelHandbook } from "../../../packages/core/test/support/handbook.js"
 import { failureLine } from "../src/startup/failure.js"
 import { WorkerConfig } from "../src/workers.js"
+import { workersLayer } from "../src/workers.js"
+import { TestExtractorLive } from "../../../packages/core/test/support/test-extractor.js"
 import { linesOf, startServerProcess, stop, waitReady } from "./support/server-process.js"
 import { TestServerLive } from "./support/server.js"
 
@@ -73,4 +77,38 @@ layer(TestServerLive, { excludeTestServices: true })("the test server", (it) => 
       const [job] = yield* sql<{ lease_owner: string }>`SELECT lease_owner FROM jobs WHERE subject_id = ${contentId}`
       expect(job!.lease_owner).toMatch(/^test-server\//)
     }).pipe(Effect.orDie))
+})
+
+// As main.ts composes them: CoreLive (intake's ContentProcessing) and the workers, one wake signal between them.
+const WithSlowPoll = Layer.mergeAll(
+  CoreLive,
+  FixtureImporter.Default,
+  workersLayer({ enabled: true, owner: "slow-poll", concurrency: 1, pollMs: 600_000, leaseMs: 10_000, retryBaseMs: 50, stageDelayMs: 0 }).pipe(
+    Layer.provide(TestExtractorLive)
+  )
+).pipe(Layer.provideMerge(TestDatabaseLive), Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)))
+
+layer(WithSlowPoll, { excludeTestServices: true })("in one process", (it) => {
+  it.effect("content enqueued by a service starts processing at once, though the workers poll every ten minutes", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const imported = yield* Effect.orDie(Effect.flatMap(FixtureImporter, (importer) =>
+        importer.importOrganization({ organization: { name: "Wake Org" } })))
+      const orgId = OrganizationId.make(imported.organizationId)
+      const contentId = ContentId.make("cnt_woken_in_server")
+      const processing = yield* ContentProcessing
+      // Published and enqueued in one transaction, as intake does.
+      yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO content (org_id, id, type, title, body, status)
+                   VALUES (${orgId}, ${contentId}, 'document', 'handbook.md', ${travelHandbook}, 'published')`
+        yield* processing.enqueue(orgId, contentId)
+      }))
+      let status = ""
+      while (status !== "COMPLETED") {
+        yield* Effect.sleep(Duration.millis(50))
+        status = (yield* sql<{ indexing_status: string }>`SELECT indexing_status FROM content WHERE id = ${contentId}`)[0]!.indexing_status
+      }
+      const [job] = yield* sql<{ lease_owner: string }>`SELECT lease_owner FROM jobs WHERE subject_id = ${contentId}`
+      expect(job!.lease_owner).toBe("slow-poll/0")
+    }).pipe(Effect.orDie), { timeout: 20_000 })
 })
