@@ -10,7 +10,7 @@ import { eventually, insertOrganization, onlyJobOf } from "./support/jobs.js"
 
 const TestLayer = Layer.mergeAll(JobsRepo.Default, JobWake.Default).pipe(
   Layer.provideMerge(TestDatabaseLive),
-  Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+  Layer.provide(Logger.minimumLogLevel(LogLevel.None))
 )
 
 const settings = (over: Partial<WorkerSettings> = {}): WorkerSettings => ({
@@ -154,7 +154,7 @@ layer(TestLayer, { excludeTestServices: true })("job workers", (it) => {
         lines.push({ message: text, annotations: Object.fromEntries(HashMap.toEntries(annotations)) })
       })
       yield* workers({}, handlerOf(() => Effect.void)).pipe(
-        Effect.provide(Layer.merge(Logger.add(capture), Logger.minimumLogLevel(LogLevel.Info)))
+        Effect.provide(Layer.merge(Logger.replace(Logger.defaultLogger, capture), Logger.minimumLogLevel(LogLevel.Info)))
       )
       yield* enqueue("cnt_logged")
       yield* eventually(statusIs("cnt_logged", "COMPLETED"))

@@ -17,7 +17,7 @@ import { TestExtractorLive } from "./support/test-extractor.js"
 const TestLayer = Layer.mergeAll(ContentProcessor.Default, ContentProcessing.Default, JobsRepo.Default, JobWake.Default, FixtureImporter.Default).pipe(
   Layer.provide(TestExtractorLive),
   Layer.provideMerge(TestDatabaseLive),
-  Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
+  Layer.provide(Logger.minimumLogLevel(LogLevel.None))
 )
 
 const organization = Effect.flatMap(FixtureImporter, (importer) => importer.importOrganization({ organization: { name: "Jobs Org" } })).pipe(
