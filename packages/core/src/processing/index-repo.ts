@@ -44,11 +44,13 @@ export class ProcessingIndexRepo extends Effect.Service<ProcessingIndexRepo>()("
       topicIds.length === 0 ? Effect.succeed([] as ReadonlyArray<RelatedPair>) : sql<{ topic_id: string; related_id: string; score: number }>`
         WITH touched AS (
           SELECT t.id, ${topicVector} AS vector,
-            (SELECT string_agg(quote_literal(lexeme), ' | ')
-             FROM unnest(tsvector_to_array(to_tsvector('english', t.name || ' ' || coalesce(t.description, '')))) AS lexeme) AS terms
+            -- Any of the topic's stemmed terms. websearch_to_tsquery never
+            -- rejects its input, where a hand-built query string could.
+            websearch_to_tsquery('simple', array_to_string(
+              tsvector_to_array(to_tsvector('english', t.name || ' ' || coalesce(t.description, ''))), ' or ')) AS query
           FROM topics t WHERE t.org_id = ${orgId} AND t.id = ANY(${topicIds}::text[])
         ),
-        queries AS (SELECT id, terms::tsquery AS query FROM touched WHERE terms IS NOT NULL),
+        queries AS (SELECT id, query FROM touched WHERE numnode(query) > 0),
         by_text AS (
           SELECT q.id AS topic_id, o.id AS related_id, ts_rank(o.search_vector, q.query)::float8 AS score
           FROM queries q JOIN topics o ON o.org_id = ${orgId} AND o.search_vector @@ q.query
