@@ -16,13 +16,21 @@ import { banner } from "./startup/banner.js"
 import { DemoSeedLive, DemoTokens } from "./startup/demo.js"
 import { reportStartupFailure } from "./startup/failure.js"
 import { preflight } from "./startup/preflight.js"
+import { WorkerConfig, workersLayer } from "./workers.js"
 
-/** The composition root: one process serving HTTP over the database; shuts down cleanly on SIGINT/SIGTERM. */
+/**
+ * The composition root: one process serving HTTP over the database, with the
+ * job workers (WORKERS=0 leaves them to `pnpm worker` processes); shuts down
+ * cleanly on SIGINT/SIGTERM.
+ */
 const main = Effect.gen(function*() {
   const config = yield* preflight
+  const workers = yield* WorkerConfig
   // Migrations run before any service touches the database.
   const Database = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
-  const Services = Layer.merge(DemoSeedLive(config.seedDemo), EmbeddedMaintenanceLive).pipe(
+  // The workers extract knowledge through the adapters below (KnowledgeExtractor).
+  const Workers = workers.enabled ? workersLayer(workers) : Layer.empty
+  const Services = Layer.mergeAll(DemoSeedLive(config.seedDemo), EmbeddedMaintenanceLive, Workers).pipe(
     Layer.provide(NodeContext.layer),
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
     Layer.provideMerge(AdaptersLive),

@@ -8,6 +8,7 @@ import { Documents } from "./intake/documents.js"
 import { Videos } from "./intake/videos.js"
 import { Me } from "./me/service.js"
 import { Members } from "./members/service.js"
+import { ContentProcessing } from "./processing/service.js"
 import { RateLimiter } from "./rate-limits/service.js"
 import { RateLimitSweepLive } from "./rate-limits/sweep.js"
 import { Teams } from "./teams/service.js"
@@ -22,6 +23,7 @@ export const CoreLive = Layer.mergeAll(
   Authenticator.Default,
   CompanyRoles.Default,
   ContentLibrary.Default,
+  ContentProcessing.Default,
   Me.Default,
   Members.Default,
   Teams.Default,

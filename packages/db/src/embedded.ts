@@ -8,6 +8,7 @@ import { Effect, Redacted, type Scope } from "effect"
 import { lockDataDir } from "./data-dir-lock.js"
 import { EmbeddedDatabaseError } from "./embedded-error.js"
 import { createOwnerOnlyDir, makeOwnerOnly, OwnerOnlyNodeFS } from "./owner-only.js"
+import { useSessionQueue } from "./pglite-queue.js"
 
 export const IN_MEMORY = "memory://"
 
@@ -89,6 +90,8 @@ export const servePGlite = (
   Effect.gen(function*() {
     const socketDir = yield* privateDirectory
     const server = new PGLiteSocketServer({ db, path: join(socketDir, SOCKET_NAME), maxConnections: options.maxConnections })
+    // Without it, queries queued behind a transaction get each other's answers (pglite-queue.ts).
+    useSessionQueue(server, db)
     yield* Effect.acquireRelease(
       attempt("Cannot start the PGlite socket server", () => server.start()),
       () => Effect.promise(() => server.stop()).pipe(Effect.ignore)

@@ -7,17 +7,34 @@ import type { OrgFixtureInput } from "@tks/core/org-import/schema"
 import { CoreLive } from "@tks/core/live"
 import { DatabaseHealth } from "@tks/db/health"
 import { TestDatabaseLive } from "@tks/db/test-database"
+import { TestExtractorLive } from "../../../../packages/core/test/support/test-extractor.js"
 import { createHttpServer } from "../../src/http/node-server.js"
 import { HttpRoutes } from "../../src/http/routes.js"
+import { workersLayer } from "../../src/workers.js"
 import { TestAdaptersLive } from "./adapters.js"
 
 /**
- * The real server (every route, the real middleware) on a free loopback
- * port, over a fresh, migrated test database (embedded PGlite, or
- * TEST_DATABASE_URL). Use with `layer(TestServerLive, { excludeTestServices: true })`.
+ * The job workers, as the server runs them, with the deterministic test
+ * extractor (packages/core/test/support/test-extractor.ts) and a short poll,
+ * so a contract test can poll GET /v1/content/{id} until it is COMPLETED.
+ */
+const TestWorkersLive = workersLayer({
+  enabled: true,
+  owner: "test-server",
+  concurrency: 2,
+  pollMs: 200,
+  leaseMs: 10_000,
+  retryBaseMs: 50,
+  stageDelayMs: 0
+}).pipe(Layer.provide(TestExtractorLive))
+
+/**
+ * The real server (every route, the real middleware, the job workers) on a
+ * free loopback port, over a fresh, migrated test database (embedded PGlite,
+ * or TEST_DATABASE_URL). Use with `layer(TestServerLive, { excludeTestServices: true })`.
  */
 export const TestServerLive = HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
-  Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
+  Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default, TestWorkersLive)),
   Layer.provideMerge(TestAdaptersLive),
   Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
   Layer.provideMerge(FetchHttpClient.layer),

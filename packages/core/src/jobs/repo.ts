@@ -1,27 +1,138 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import type { OrganizationId } from "@tks/domain/ids"
+import { Effect, Option } from "effect"
+import { OrganizationId } from "@tks/domain/ids"
 import { newId } from "../shared/ids.js"
+import { JobWake } from "./wake.js"
 
-/** The kinds of job the workers know. */
+/** The kinds of job the workers know (issue 8 adds per-person quiz generation). */
 export type JobKind = "content.process"
+
+/** A job a worker holds under a lease. `attempt` counts this run (1 for the first). */
+export interface ClaimedJob {
+  readonly id: string
+  readonly orgId: OrganizationId
+  readonly kind: JobKind
+  readonly subjectId: string
+  readonly attempt: number
+  readonly maxAttempts: number
+}
+
+/** What `fail` did: scheduled another attempt, failed for good, or nothing (the lease was no longer ours). */
+export type FailOutcome = "retrying" | "failed" | "lost"
+
+interface JobRow {
+  readonly id: string
+  readonly org_id: string
+  readonly kind: JobKind
+  readonly subject_id: string
+  readonly attempts: number
+  readonly max_attempts: number
+}
 
 /**
  * The PostgreSQL job queue (migration 0003, DESIGN 6). Enqueueing runs inside
  * the caller's transaction, so a job exists exactly when the act that asked
  * for it committed. At most one open job per (kind, subject): enqueueing
  * again while one is pending or running is a no-op.
+ *
+ * Every time is the database's (`now()`), so processes with skewed clocks
+ * agree on when a lease lapsed. Whatever a worker writes about a job it
+ * claimed is conditional on still holding the lease (`lease_owner = $me`
+ * and RUNNING): a worker whose lease lapsed and was taken over cannot
+ * overwrite the new holder's outcome.
  */
 export class JobsRepo extends Effect.Service<JobsRepo>()("@tks/core/JobsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const wake = yield* JobWake
 
-    const enqueue = (input: { readonly orgId: OrganizationId; readonly kind: JobKind; readonly subjectId: string }) =>
+    const enqueue = (input: {
+      readonly orgId: OrganizationId
+      readonly kind: JobKind
+      readonly subjectId: string
+      readonly maxAttempts?: number
+    }) =>
       sql`
-        INSERT INTO jobs (id, org_id, kind, subject_id)
-        VALUES (${newId("job")}, ${input.orgId}, ${input.kind}, ${input.subjectId})
-        ON CONFLICT (kind, org_id, subject_id) WHERE status IN ('PENDING', 'RUNNING') DO NOTHING`.pipe(Effect.asVoid)
+        INSERT INTO jobs (id, org_id, kind, subject_id, max_attempts)
+        VALUES (${newId("job")}, ${input.orgId}, ${input.kind}, ${input.subjectId}, ${input.maxAttempts ?? 5})
+        ON CONFLICT (kind, org_id, subject_id) WHERE status IN ('PENDING', 'RUNNING') DO NOTHING`.pipe(
+        // Inside a transaction the job is not visible yet; the workers look again shortly after (worker.ts).
+        Effect.zipRight(wake.wake)
+      )
 
-    return { enqueue } as const
-  })
+    /**
+     * Takes the oldest due job of `kinds`: PENDING whose `run_after` has come,
+     * or RUNNING whose lease lapsed (its worker died or stalled). SKIP LOCKED
+     * lets concurrent claimers pass over a row another is taking; the row is
+     * re-checked under its lock, so a job just taken by another is not taken
+     * again. The claim counts an attempt.
+     */
+    const claim = (input: { readonly owner: string; readonly kinds: ReadonlyArray<JobKind>; readonly leaseMs: number }) =>
+      sql<JobRow>`
+        UPDATE jobs SET status = 'RUNNING', attempts = attempts + 1, lease_owner = ${input.owner},
+          lease_expires_at = now() + ${input.leaseMs}::float8 * interval '1 millisecond', updated_at = now()
+        WHERE id = (
+          SELECT id FROM jobs
+          WHERE kind = ANY(${input.kinds}::text[])
+            AND ((status = 'PENDING' AND run_after <= now()) OR (status = 'RUNNING' AND lease_expires_at < now()))
+          ORDER BY run_after, created_at, id
+          LIMIT 1
+          FOR UPDATE SKIP LOCKED
+        )
+        RETURNING id, org_id, kind, subject_id, attempts, max_attempts`.pipe(
+        Effect.map((rows) =>
+          Option.fromNullable(rows[0]).pipe(Option.map((row): ClaimedJob => ({
+            id: row.id,
+            orgId: OrganizationId.make(row.org_id),
+            kind: row.kind,
+            subjectId: row.subject_id,
+            attempt: row.attempts,
+            maxAttempts: row.max_attempts
+          })))
+        )
+      )
+
+    const held = (job: { readonly id: string }, owner: string) =>
+      sql`id = ${job.id} AND status = 'RUNNING' AND lease_owner = ${owner}`
+
+    /** Extends the lease; false when it is no longer ours. */
+    const renew = (job: ClaimedJob, owner: string, leaseMs: number) =>
+      sql<{ id: string }>`
+        UPDATE jobs SET lease_expires_at = now() + ${leaseMs}::float8 * interval '1 millisecond', updated_at = now()
+        WHERE ${held(job, owner)} RETURNING id`.pipe(Effect.map((rows) => rows.length === 1))
+
+    /** COMPLETED (the holder stays recorded as who completed it); false when the lease was no longer ours. */
+    const complete = (job: ClaimedJob, owner: string) =>
+      sql<{ id: string }>`
+        UPDATE jobs SET status = 'COMPLETED', completed_at = now(), lease_expires_at = NULL, last_error = NULL, updated_at = now()
+        WHERE ${held(job, owner)} RETURNING id`.pipe(Effect.map((rows) => rows.length === 1))
+
+    /**
+     * Records a failed attempt: PENDING again after `retryInMs` while
+     * attempts remain, otherwise FAILED for good. `last_error` keeps the reason.
+     */
+    const fail = (job: ClaimedJob, owner: string, reason: string, retryInMs: number) =>
+      sql<{ status: string }>`
+        UPDATE jobs SET
+          status = CASE WHEN attempts >= max_attempts THEN 'FAILED' ELSE 'PENDING' END,
+          run_after = CASE WHEN attempts >= max_attempts THEN run_after
+                           ELSE now() + ${retryInMs}::float8 * interval '1 millisecond' END,
+          lease_owner = NULL, lease_expires_at = NULL, last_error = ${reason}, updated_at = now()
+        WHERE ${held(job, owner)} RETURNING status`.pipe(
+        Effect.map((rows): FailOutcome => rows[0] === undefined ? "lost" : rows[0].status === "FAILED" ? "failed" : "retrying")
+      )
+
+    /**
+     * Gives a job back at shutdown: PENDING and due at once, and the attempt
+     * it was on is not counted (it was interrupted, it did not fail).
+     */
+    const release = (job: ClaimedJob, owner: string) =>
+      sql`
+        UPDATE jobs SET status = 'PENDING', attempts = greatest(attempts - 1, 0), run_after = now(),
+          lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+        WHERE ${held(job, owner)}`.pipe(Effect.asVoid)
+
+    return { enqueue, claim, renew, complete, fail, release } as const
+  }),
+  dependencies: [JobWake.Default]
 }) {}

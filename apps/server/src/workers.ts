@@ -1,0 +1,52 @@
+import { hostname } from "node:os"
+import { randomBytes } from "node:crypto"
+import { Config, Effect, Layer } from "effect"
+import { JobWorkersLive, type WorkerSettings } from "@tks/core/jobs/worker"
+import { contentProcessingJob } from "@tks/core/processing/job"
+import { ContentProcessor } from "@tks/core/processing/processor"
+import { setting } from "./config.js"
+
+const flags: Record<string, boolean> = { true: true, yes: true, on: true, "1": true, false: false, no: false, off: false, "0": false }
+
+const integer = (min: number) => (text: string) => {
+  const trimmed = text.trim()
+  const value = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN
+  return Number.isSafeInteger(value) && value >= min ? value : undefined
+}
+
+export interface WorkerConfig extends WorkerSettings {
+  /** WORKERS: whether the server process runs workers (a standalone worker always does). */
+  readonly enabled: boolean
+  /** WORKER_STAGE_DELAY_MS: a pause before each processing stage, to make jobs slow on purpose (debugging, the kill test). */
+  readonly stageDelayMs: number
+}
+
+/**
+ * The background workers' settings (README "Configuration"):
+ * WORKERS (default true; `0`/`false` turns them off in the server process),
+ * WORKER_CONCURRENCY (2), WORKER_POLL_MS (1000), WORKER_LEASE_MS (30000),
+ * WORKER_RETRY_BASE_MS (5000: the first retry's wait, doubling after),
+ * WORKER_STAGE_DELAY_MS (0), WORKER_ID (default host:pid:random; names this
+ * process in `jobs.lease_owner`).
+ */
+export const WorkerConfig: Config.Config<WorkerConfig> = Config.all({
+  enabled: setting("WORKERS", "true or false (or 1/0)", (text) => flags[text.trim().toLowerCase()]).pipe(Config.withDefault(true)),
+  concurrency: setting("WORKER_CONCURRENCY", "a whole number of at least 1", integer(1)).pipe(Config.withDefault(2)),
+  pollMs: setting("WORKER_POLL_MS", "milliseconds, at least 10", integer(10)).pipe(Config.withDefault(1_000)),
+  leaseMs: setting("WORKER_LEASE_MS", "milliseconds, at least 100", integer(100)).pipe(Config.withDefault(30_000)),
+  retryBaseMs: setting("WORKER_RETRY_BASE_MS", "milliseconds", integer(0)).pipe(Config.withDefault(5_000)),
+  stageDelayMs: setting("WORKER_STAGE_DELAY_MS", "milliseconds", integer(0)).pipe(Config.withDefault(0)),
+  owner: Config.nonEmptyString("WORKER_ID").pipe(
+    Config.withDefault(`${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`)
+  )
+})
+
+/**
+ * The job workers of this process: content processing (issue 6); issue 8
+ * adds its handlers here. Needs the database and a KnowledgeExtractor.
+ */
+export const workersLayer = (config: WorkerConfig) =>
+  Layer.unwrapEffect(
+    Effect.map(contentProcessingJob({ stageDelayMs: config.stageDelayMs }), (contentProcessing) =>
+      JobWorkersLive(config, [contentProcessing]))
+  ).pipe(Layer.provide(ContentProcessor.Default))

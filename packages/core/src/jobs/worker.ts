@@ -1,0 +1,134 @@
+import { SqlClient } from "@effect/sql"
+import { Cause, Clock, Data, Deferred, Duration, Effect, Exit, Layer, Option } from "effect"
+import { defectReason, type JobHandler, retryDelayMs } from "./handler.js"
+import { type ClaimedJob, JobsRepo } from "./repo.js"
+import { JobWake } from "./wake.js"
+
+export interface WorkerSettings {
+  /** Names this process in `lease_owner` (each fiber adds `/<n>`); unique among the processes sharing the database. */
+  readonly owner: string
+  /** Jobs run at once in this process. */
+  readonly concurrency: number
+  /** How often an idle worker looks for due jobs (others' enqueues, retries, lapsed leases). */
+  readonly pollMs: number
+  /** How long a claim holds without renewal; a crashed worker's job is taken over after this. */
+  readonly leaseMs: number
+  /** The first retry's wait; each further one doubles. */
+  readonly retryBaseMs: number
+}
+
+class LeaseLost extends Data.TaggedError("LeaseLost") {}
+
+// After a wake, look again at these delays: an enqueue inside a transaction
+// wakes the workers before it commits, so the first look may not see the job.
+const AFTER_WAKE_MS = [25, 100, 300] as const
+
+/**
+ * `settings.concurrency` fibers, each claiming one job at a time of the kinds
+ * `handlers` know, for the scope. While a job runs a heartbeat renews its
+ * lease; if the lease is lost (taken over after a stall) the run stops and
+ * writes nothing more. Closing the scope interrupts running jobs and gives
+ * their leases back, so another process takes them at once.
+ */
+export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArray<JobHandler<R>>) =>
+  Effect.gen(function*() {
+    const repo = yield* JobsRepo
+    const wake = yield* JobWake
+    const sql = yield* SqlClient.SqlClient
+    const byKind = new Map(handlers.map((handler) => [handler.kind, handler]))
+    const kinds = [...byKind.keys()]
+
+    const heartbeat = (job: ClaimedJob, owner: string) =>
+      Effect.sleep(Duration.millis(Math.max(50, Math.floor(settings.leaseMs / 3)))).pipe(
+        Effect.zipRight(repo.renew(job, owner, settings.leaseMs)),
+        Effect.catchAll((error) => Effect.as(Effect.logWarning("lease not renewed", error), true)),
+        Effect.flatMap((renewed) => (renewed ? Effect.void : Effect.fail(new LeaseLost()))),
+        Effect.forever
+      )
+
+    const finish = (handler: JobHandler<R>, job: ClaimedJob, owner: string, reason: string) =>
+      Effect.gen(function*() {
+        const retryInMs = retryDelayMs(job.attempt, settings.retryBaseMs)
+        const outcome = yield* sql.withTransaction(
+          repo.fail(job, owner, reason, retryInMs).pipe(
+            Effect.tap((outcome) => (outcome === "failed" ? handler.onFailed(job, reason) : Effect.void))
+          )
+        )
+        if (outcome === "retrying") yield* Effect.logWarning("job failed; will retry").pipe(Effect.annotateLogs({ reason, retryInMs }))
+        if (outcome === "failed") yield* Effect.logError("job failed for good").pipe(Effect.annotateLogs({ reason }))
+        if (outcome === "lost") yield* Effect.logWarning("job failed after its lease was taken over; outcome left to the new holder")
+      })
+
+    const runOne = (job: ClaimedJob, owner: string) => {
+      const handler = byKind.get(job.kind)
+      if (handler === undefined) return Effect.void // not claimable: claims ask only for known kinds
+      return Effect.gen(function*() {
+        const started = yield* Clock.currentTimeMillis
+        const elapsed = Effect.map(Clock.currentTimeMillis, (now) => ({ ms: now - started }))
+        if (job.attempt > job.maxAttempts) {
+          // Every earlier holder stopped without a word (killed, stalled): stop trying.
+          return yield* finish(handler, job, owner, `Gave up after ${job.maxAttempts} attempts: the worker running it stopped each time`)
+        }
+        yield* Effect.logInfo("job started")
+        const exit = yield* Effect.exit(Effect.raceFirst(handler.run(job), heartbeat(job, owner)))
+        if (Exit.isSuccess(exit)) {
+          const completed = yield* repo.complete(job, owner)
+          yield* completed
+            ? Effect.logInfo("job completed").pipe(Effect.annotateLogs(yield* elapsed))
+            : Effect.logWarning("job finished after its lease was taken over; outcome left to the new holder")
+          return
+        }
+        const failure = Cause.failureOption(exit.cause)
+        if (Option.isSome(failure) && failure.value._tag === "LeaseLost") {
+          return yield* Effect.logWarning("lease lost to another worker; stopped").pipe(Effect.annotateLogs(yield* elapsed))
+        }
+        const reason = Option.isSome(failure) && failure.value._tag === "JobFailure" ? failure.value.reason : defectReason(exit.cause)
+        yield* finish(handler, job, owner, reason).pipe(Effect.annotateLogs(yield* elapsed))
+      }).pipe(
+        Effect.onInterrupt(() => repo.release(job, owner).pipe(Effect.ignore)),
+        Effect.catchAll((error) => Effect.logError("job outcome not recorded; the lease will lapse", error)),
+        Effect.annotateLogs({ jobId: job.id, kind: job.kind, attempt: job.attempt, owner, ...handler.annotations(job) })
+      )
+    }
+
+    const claimNext = (owner: string) =>
+      repo.claim({ owner, kinds, leaseMs: settings.leaseMs }).pipe(
+        Effect.catchAll((error) => Effect.as(Effect.logWarning("could not look for jobs", error), Option.none<ClaimedJob>()))
+      )
+
+    const loop = (owner: string) =>
+      Effect.gen(function*() {
+        let eager: ReadonlyArray<number> = []
+        while (true) {
+          const signal = yield* wake.signal
+          const job = yield* claimNext(owner)
+          if (Option.isSome(job)) {
+            yield* runOne(job.value, owner)
+            continue
+          }
+          const [next, ...rest] = eager
+          if (next !== undefined) {
+            eager = rest
+            yield* Effect.sleep(Duration.millis(next))
+            continue
+          }
+          const woken = yield* Effect.raceFirst(
+            Effect.as(Effect.sleep(Duration.millis(settings.pollMs)), false),
+            Effect.as(Deferred.await(signal), true)
+          )
+          eager = woken ? AFTER_WAKE_MS : []
+        }
+      })
+
+    if (kinds.length === 0) return
+    yield* Effect.logInfo("job workers started").pipe(
+      Effect.annotateLogs({ owner: settings.owner, concurrency: settings.concurrency, kinds: kinds.join(",") })
+    )
+    for (let i = 0; i < settings.concurrency; i++) {
+      yield* Effect.forkScoped(loop(`${settings.owner}/${i}`).pipe(Effect.withTracerEnabled(false)))
+    }
+  })
+
+/** The job workers as a layer: they run while it is alive (see `runJobWorkers`). */
+export const JobWorkersLive = <R>(settings: WorkerSettings, handlers: ReadonlyArray<JobHandler<R>>) =>
+  Layer.scopedDiscard(runJobWorkers(settings, handlers)).pipe(Layer.provide(Layer.merge(JobsRepo.Default, JobWake.Default)))
