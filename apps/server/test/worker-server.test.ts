@@ -12,6 +12,7 @@ import { WorkerConfig } from "../src/workers.js"
 import { workersLayer } from "../src/workers.js"
 import { TestExtractorLive } from "../../../packages/core/test/support/test-extractor.js"
 import { linesOf, startServerProcess, stop, waitReady } from "./support/server-process.js"
+import { TestAdaptersLive } from "./support/adapters.js"
 import { TestServerLive } from "./support/server.js"
 
 const read = (env: Record<string, string>) =>
@@ -86,7 +87,11 @@ const WithSlowPoll = Layer.mergeAll(
   workersLayer({ enabled: true, owner: "slow-poll", concurrency: 1, pollMs: 600_000, leaseMs: 10_000, retryBaseMs: 50, stageDelayMs: 0 }).pipe(
     Layer.provide(TestExtractorLive)
   )
-).pipe(Layer.provideMerge(TestDatabaseLive), Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)))
+).pipe(
+  Layer.provideMerge(TestAdaptersLive),
+  Layer.provideMerge(TestDatabaseLive),
+  Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+)
 
 layer(WithSlowPoll, { excludeTestServices: true })("in one process", (it) => {
   it.effect("content enqueued by a service starts processing at once, though the workers poll every ten minutes", () =>

@@ -128,12 +128,7 @@ export class ProcessingContentRepo extends Effect.Service<ProcessingContentRepo>
             search_vector = CASE WHEN chapters.text = excluded.text AND chapters.headline IS NOT DISTINCT FROM excluded.headline
                                  THEN chapters.search_vector END
           RETURNING id, sequence, headline, char_start, char_end`
-        // By hand, not by the foreign key's ON DELETE SET NULL: on the composite
-        // key (org_id, chapter_id) that would null org_id too, which is NOT NULL.
-        yield* sql`
-          UPDATE evidence SET chapter_id = NULL
-          WHERE org_id = ${k.orgId} AND chapter_id IN (
-            SELECT id FROM chapters WHERE org_id = ${k.orgId} AND content_id = ${k.contentId} AND sequence > ${chapters.length})`
+        // Evidence in a removed chapter keeps its place in the body; its chapter_id is set null by the foreign key.
         yield* sql`DELETE FROM chapters WHERE org_id = ${k.orgId} AND content_id = ${k.contentId} AND sequence > ${chapters.length}`
         return stored
           .map((row): StoredChapter => ({

@@ -122,15 +122,16 @@ export class ProcessingKnowledgeRepo extends Effect.Service<ProcessingKnowledgeR
       )
 
     /**
-     * Makes the content's evidence exactly `evidence`: each written once by
-     * (item, content, locator), and what an earlier run wrote that this one
-     * did not find removed. (item, locator) pairs must be distinct.
+     * Makes the content's extracted evidence exactly `evidence`: each written
+     * once by (item, content, locator), and what an earlier run wrote that
+     * this one did not find removed. Curated evidence (imported, edited in the
+     * app) is never removed by processing. (item, locator) pairs must be distinct.
      */
     const replaceEvidence = (orgId: string, contentId: string, evidence: ReadonlyArray<EvidenceToWrite>) =>
       Effect.gen(function*() {
         const kept = evidence.length === 0 ? [] : yield* sql<{ id: string }>`
-          INSERT INTO evidence (org_id, id, item_id, content_id, chapter_id, quote, char_start, char_end, confidence, locator)
-          SELECT ${orgId}, e.id, e.item_id, ${contentId}, e.chapter_id, e.quote, e.char_start, e.char_end, e.confidence, e.locator
+          INSERT INTO evidence (org_id, id, item_id, content_id, chapter_id, quote, char_start, char_end, confidence, locator, origin)
+          SELECT ${orgId}, e.id, e.item_id, ${contentId}, e.chapter_id, e.quote, e.char_start, e.char_end, e.confidence, e.locator, 'extracted'
           FROM unnest(${evidence.map(() => newId("evidence"))}::text[], ${evidence.map((e) => e.itemId)}::text[],
                       ${evidence.map((e) => e.chapterId)}::text[], ${evidence.map((e) => e.quote)}::text[],
                       ${evidence.map((e) => e.start)}::int[], ${evidence.map((e) => e.end)}::int[],
@@ -141,7 +142,7 @@ export class ProcessingKnowledgeRepo extends Effect.Service<ProcessingKnowledgeR
                         char_end = excluded.char_end, confidence = excluded.confidence
           RETURNING id`
         yield* sql`
-          DELETE FROM evidence WHERE org_id = ${orgId} AND content_id = ${contentId}
+          DELETE FROM evidence WHERE org_id = ${orgId} AND content_id = ${contentId} AND origin = 'extracted'
             AND id <> ALL(${kept.map((row) => row.id)}::text[])`
       })
 

@@ -104,6 +104,7 @@ export default Effect.gen(function*() {
 
   // Evidence: where an item came from. `locator` names the place uniquely
   // (chars:<start>-<end> or time:<start>-<end>) so evidence is written once.
+  // `origin`: processing replaces only the evidence it extracted itself.
   yield* sql`CREATE TABLE evidence (
     org_id text NOT NULL,
     id text NOT NULL,
@@ -117,12 +118,13 @@ export default Effect.gen(function*() {
     time_end_seconds double precision,
     confidence double precision NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
     locator text NOT NULL,
+    origin text NOT NULL DEFAULT 'curated' CHECK (origin IN ('curated', 'extracted')),
     created_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (org_id, id),
     UNIQUE (org_id, item_id, content_id, locator),
     FOREIGN KEY (org_id, item_id) REFERENCES items (org_id, id),
     FOREIGN KEY (org_id, content_id) REFERENCES content (org_id, id),
-    FOREIGN KEY (org_id, chapter_id) REFERENCES chapters (org_id, id) ON DELETE SET NULL
+    FOREIGN KEY (org_id, chapter_id) REFERENCES chapters (org_id, id) ON DELETE SET NULL (chapter_id)
   )`
   yield* sql`CREATE INDEX evidence_by_content ON evidence (org_id, content_id, item_id)`
 
