@@ -81,6 +81,20 @@ layer(TestLayer, { excludeTestServices: true })("content processing: audiences, 
       for (const row of yield* evidenceOf(orgId, contentId)) expect(shorter.slice(row.char_start, row.char_end)).toBe(row.quote)
     }))
 
+  it.effect("evidence curated on the content (imported, edited in the app) survives processing; only extracted evidence is replaced", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const { orgId } = yield* organization
+      const contentId = yield* insertContent({ orgId, body: travelHandbook })
+      yield* processed(orgId, contentId)
+      const [item] = yield* sql<{ id: string }>`SELECT item_id AS id FROM evidence WHERE org_id = ${orgId} AND content_id = ${contentId} LIMIT 1`
+      yield* sql`INSERT INTO evidence (org_id, id, item_id, content_id, quote, confidence, locator)
+        VALUES (${orgId}, 'evd_curated', ${item!.id}, ${contentId}, 'Said in the meeting', 1, 'fixture:0')`
+      yield* processed(orgId, contentId)
+      const curated = yield* sql<{ origin: string }>`SELECT origin FROM evidence WHERE org_id = ${orgId} AND id = 'evd_curated'`
+      expect(curated).toEqual([{ origin: "curated" }])
+    }))
+
   it.effect("content that is not published is left as it is", () =>
     Effect.gen(function*() {
       const { orgId } = yield* organization
