@@ -1,4 +1,5 @@
-// The production build: apps/server/src/main.ts -> dist/server.mjs and
+// The production build: apps/server/src/main.ts -> dist/server.mjs, the
+// standalone job worker apps/server/src/worker-main.ts -> dist/worker.mjs, and
 // apps/cli/src/main.ts -> dist/cli.mjs, runnable by plain `node` (no tsx).
 // The workspace packages (@tks/*) are compiled into the bundles; every other
 // package stays in node_modules, where PGlite finds its wasm and data files.
@@ -38,7 +39,7 @@ const externalsFromNodeModules = {
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { server: "apps/server/src/main.ts", cli: "apps/cli/src/main.ts" },
+  entryPoints: { server: "apps/server/src/main.ts", worker: "apps/server/src/worker-main.ts", cli: "apps/cli/src/main.ts" },
   outdir,
   outExtension: { ".js": ".mjs" },
   bundle: true,
