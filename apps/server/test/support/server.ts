@@ -12,6 +12,8 @@ import { createHttpServer } from "../../src/http/node-server.js"
 import { HttpRoutes } from "../../src/http/routes.js"
 import { workersLayer } from "../../src/workers.js"
 import { TestAdaptersLive } from "./adapters.js"
+import type { PageFetcher } from "@tks/adapters/page-fetch/port"
+import type { VideoCatalog } from "@tks/adapters/video/port"
 
 /**
  * The job workers, as the server runs them, with the deterministic test
@@ -33,15 +35,19 @@ const TestWorkersLive = workersLayer({
  * free loopback port, over a fresh, migrated test database (embedded PGlite,
  * or TEST_DATABASE_URL). Use with `layer(TestServerLive, { excludeTestServices: true })`.
  */
-export const TestServerLive = HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
-  Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default, TestWorkersLive)),
-  Layer.provideMerge(TestAdaptersLive),
-  Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
-  Layer.provideMerge(FetchHttpClient.layer),
-  Layer.provideMerge(TestDatabaseLive),
-  // Keep test output to what matters: warnings and errors.
-  Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
-)
+export const testServerWith = <E>(adapters: Layer.Layer<PageFetcher | VideoCatalog, E>) =>
+  HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default, TestWorkersLive)),
+    Layer.provideMerge(adapters),
+    Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(FetchHttpClient.layer),
+    Layer.provideMerge(TestDatabaseLive),
+    // Keep test output to what matters: warnings and errors.
+    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+  )
+
+/** The test server with the test doubles of the outside world (support/adapters.ts). */
+export const TestServerLive = testServerWith(TestAdaptersLive)
 
 export const baseUrl = HttpServer.HttpServer.pipe(
   Effect.map((server) => {
