@@ -2,8 +2,10 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { BadRequest, ServiceUnavailable } from "@tks/domain/errors"
 import { AdministrationGroup } from "./groups/administration.js"
 import { CompanyRolesGroup } from "./groups/company-roles.js"
+import { KnowledgeGroup } from "./groups/knowledge.js"
 import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
+import { SearchGroup } from "./groups/search.js"
 import { TeamsGroup } from "./groups/teams.js"
 
 /**
@@ -16,6 +18,8 @@ export class Api extends HttpApi.make("tks")
   .add(MembersGroup)
   .add(CompanyRolesGroup)
   .add(AdministrationGroup)
+  .add(KnowledgeGroup)
+  .add(SearchGroup)
   .addError(BadRequest)
   .addError(ServiceUnavailable)
   .prefix("/v1")

@@ -18,7 +18,10 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   teams: "The organization's teams and how many members each has.",
   members: "People of the organization, pending invitations and reporting lines.",
   companyRoles: "Company roles, their curriculum, current members and RACI duties.",
-  administration: "Administration reads: findings, org-chart verification and identity-directory sync."
+  administration: "Administration reads: findings, org-chart verification and identity-directory sync.",
+  knowledge:
+    "The knowledge graph: 14 categories hold spaces, spaces hold topics, topics hold items (processes, policies, facts) with the evidence they came from. Only the live graph, and only what the caller can read.",
+  search: "Full-text search over topics and content chapters the caller can read, with highlighted snippets and typo tolerance."
 }
 
 /** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */

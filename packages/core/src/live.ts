@@ -2,11 +2,13 @@ import { Layer } from "effect"
 import { Administration } from "./administration/service.js"
 import { Authenticator } from "./auth/service.js"
 import { CompanyRoles } from "./company-roles/service.js"
+import { KnowledgeGraph } from "./knowledge/service.js"
 import { Me } from "./me/service.js"
 import { Members } from "./members/service.js"
 import { RateLimiter } from "./rate-limits/service.js"
 import { RateLimitSweepLive } from "./rate-limits/sweep.js"
+import { Search } from "./search/service.js"
 import { Teams } from "./teams/service.js"
 
 /** Every domain service, for any transport (HTTP, MCP, jobs). Needs a SqlClient. */
-export const CoreLive = Layer.mergeAll(Administration.Default, Authenticator.Default, CompanyRoles.Default, Me.Default, Members.Default, Teams.Default, RateLimiter.Default, RateLimitSweepLive)
+export const CoreLive = Layer.mergeAll(Administration.Default, Authenticator.Default, CompanyRoles.Default, KnowledgeGraph.Default, Search.Default, Me.Default, Members.Default, Teams.Default, RateLimiter.Default, RateLimitSweepLive)

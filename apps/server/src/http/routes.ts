@@ -5,15 +5,17 @@ import { AuthenticationLive } from "./authentication.js"
 import { EdgeLive } from "./edge.js"
 import { AdministrationHandlers } from "./handlers/administration.js"
 import { CompanyRolesHandlers } from "./handlers/company-roles.js"
+import { KnowledgeHandlers } from "./handlers/knowledge.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
+import { SearchHandlers } from "./handlers/search.js"
 import { TeamsHandlers } from "./handlers/teams.js"
 import { HealthRoutes, HealthRouteSpecs } from "./health.js"
 import { routesOfApi } from "./method-not-allowed.js"
 import { DOCS_PATH, OPENAPI_PATH, OpenApiRoutes } from "./openapi.js"
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([MeHandlers, TeamsHandlers, MembersHandlers, CompanyRolesHandlers, AdministrationHandlers]),
+  Layer.provide([MeHandlers, TeamsHandlers, MembersHandlers, CompanyRolesHandlers, AdministrationHandlers, KnowledgeHandlers, SearchHandlers]),
   Layer.provide(AuthenticationLive)
 )
 

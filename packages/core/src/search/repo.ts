@@ -1,0 +1,141 @@
+import { SqlClient } from "@effect/sql"
+import type { Fragment } from "@effect/sql/Statement"
+import { Effect } from "effect"
+import type { OrganizationId } from "@tks/domain/ids"
+import { snippetMarks } from "@tks/domain/search"
+import { type Reader, topicVisible } from "../knowledge/access.js"
+import { contentVisible } from "./content-visible.js"
+
+/** A result row before its view: `raw_snippet` carries ts_headline's markers (snippetMarks). */
+export interface HitRow {
+  readonly type: "topic" | "chapter"
+  readonly id: string
+  /** ts_rank_cd (normalised to 0..1) for a full-text hit; word_similarity for a near spelling. */
+  readonly relevance: number
+  readonly title: string
+  readonly raw_snippet: string
+  readonly content_id: string | null
+  readonly content_title: string | null
+  readonly sequence: number | null
+}
+
+export interface SearchInput {
+  readonly orgId: OrganizationId
+  readonly reader: Reader
+  readonly text: string
+  readonly topics: boolean
+  readonly chapters: boolean
+  readonly limit: number
+}
+
+/**
+ * Full-text search over `search_vector` (migration 0003; written by
+ * search-index/repo.ts: name/headline weight A, description/text B, item
+ * names and bodies C), in the `english` configuration, with the GIN indexes
+ * topics_search and chapters_search. Every statement ranks first (a LIMIT per
+ * kind, then one merged LIMIT) and computes ts_headline only for the rows of
+ * the page.
+ *
+ * The near-spelling fallback compares the query with names and headlines by
+ * word_similarity (`<%`, pg_trgm's threshold 0.6), which the trigram GIN
+ * indexes serve: topics_name_trgm and content_title_trgm today, items and
+ * chapter headlines once they have theirs.
+ */
+export class SearchRepo extends Effect.Service<SearchRepo>()("@tks/core/SearchRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    /** The query, parsed once per use; immutable, so the planner folds it into a constant the GIN index takes. */
+    const tsQuery = (text: string) => sql`websearch_to_tsquery('english', ${text})`
+    /** ts_rank_cd normalised by rank/(rank+1): 0..1, in the same order. */
+    const rank = (vector: Fragment, text: string) => sql`ts_rank_cd(${vector}, ${tsQuery(text)}, 32)`
+
+    const marks = `${snippetMarks.start}${snippetMarks.stop}`
+    const headlineOptions =
+      `MaxFragments=2, MaxWords=24, MinWords=10, ShortWord=3, FragmentDelimiter=" … ", StartSel=${snippetMarks.start}, StopSel=${snippetMarks.stop}`
+    /** A snippet of `document`: markers already in the text are removed, so every marker left is ts_headline's. */
+    const headline = (document: Fragment, text: string) =>
+      sql`ts_headline('english', translate(${document}, ${marks}, ''), ${tsQuery(text)}, ${headlineOptions})`
+
+    /** What a topic's snippet is cut from: its name, description and live items, as its vector holds them. */
+    const topicDocument = sql`concat_ws(' — ', t.name, t.description, (
+      SELECT string_agg(i.name || coalesce(': ' || i.body, ''), '; ' ORDER BY lower(i.name) COLLATE "C", i.id)
+      FROM items i WHERE i.org_id = t.org_id AND i.topic_id = t.id AND i.state = 'live'))`
+
+    /** Titles and snippets for the rows of `page` (type, id, relevance), in the page's order. */
+    const decorate = (input: SearchInput, page: Fragment) =>
+      sql<HitRow>`
+        WITH page AS (${page})
+        SELECT page.type, page.id, page.relevance,
+          CASE page.type WHEN 'topic' THEN t.name ELSE coalesce(ch.headline, c.title) END AS title,
+          CASE page.type WHEN 'topic' THEN ${headline(topicDocument, input.text)} ELSE ${headline(sql`ch.text`, input.text)} END AS raw_snippet,
+          c.id AS content_id, c.title AS content_title, ch.sequence
+        FROM page
+        LEFT JOIN topics t ON page.type = 'topic' AND t.org_id = ${input.orgId} AND t.id = page.id
+        LEFT JOIN chapters ch ON page.type = 'chapter' AND ch.org_id = ${input.orgId} AND ch.id = page.id
+        LEFT JOIN content c ON c.org_id = ch.org_id AND c.id = ch.content_id
+        ORDER BY page.relevance DESC, page.type, page.id`
+
+    const union = (branches: ReadonlyArray<Fragment | null>) => {
+      const present = branches.filter((branch): branch is Fragment => branch !== null)
+      return present.slice(1).reduce((all, branch) => sql`${all} UNION ALL ${branch}`, present[0] ?? sql`SELECT NULL::text AS type, NULL::text AS id, NULL::real AS relevance WHERE FALSE`)
+    }
+
+    /** The best full-text matches the reader can read, best first, at most `limit`. */
+    const fullText = (input: SearchInput) => {
+      const { limit, orgId, reader, text } = input
+      const topics = input.topics
+        ? sql`(SELECT 'topic'::text AS type, t.id, ${rank(sql`t.search_vector`, text)} AS relevance
+            FROM topics t
+            WHERE t.org_id = ${orgId} AND t.search_vector @@ ${tsQuery(text)} AND ${topicVisible(sql, reader, "t")}
+            ORDER BY relevance DESC, t.id LIMIT ${limit})`
+        : null
+      const chapters = input.chapters
+        ? sql`(SELECT 'chapter'::text AS type, ch.id, ${rank(sql`ch.search_vector`, text)} AS relevance
+            FROM chapters ch JOIN content c ON c.org_id = ch.org_id AND c.id = ch.content_id
+            WHERE ch.org_id = ${orgId} AND ch.search_vector @@ ${tsQuery(text)} AND ${contentVisible(sql, reader, "c")}
+            ORDER BY relevance DESC, ch.id LIMIT ${limit})`
+        : null
+      return decorate(input, sql`SELECT * FROM (${union([topics, chapters])}) hits ORDER BY relevance DESC, type, id LIMIT ${limit}`)
+    }
+
+    /**
+     * Near spellings of the query in topic names (and the names of their live
+     * items), chapter headlines and content titles (a title stands for the
+     * content's first chapter), leaving out what `found` already holds.
+     */
+    const nearSpellings = (input: SearchInput, found: { readonly topics: ReadonlyArray<string>; readonly chapters: ReadonlyArray<string> }) => {
+      const { limit, orgId, reader } = input
+      const needle = input.text.toLowerCase()
+      const topics = input.topics
+        ? sql`(SELECT 'topic'::text AS type, m.id, max(m.relevance) AS relevance FROM (
+              SELECT t.id, word_similarity(${needle}, lower(t.name)) AS relevance FROM topics t
+              WHERE t.org_id = ${orgId} AND ${needle} <% lower(t.name)
+              UNION ALL
+              SELECT i.topic_id, word_similarity(${needle}, lower(i.name)) FROM items i
+              WHERE i.org_id = ${orgId} AND ${needle} <% lower(i.name) AND i.state = 'live'
+            ) m JOIN topics t ON t.org_id = ${orgId} AND t.id = m.id
+            WHERE ${topicVisible(sql, reader, "t")} AND NOT (t.id = ANY(${[...found.topics]}))
+            GROUP BY m.id ORDER BY relevance DESC, m.id LIMIT ${limit})`
+        : null
+      const chapters = input.chapters
+        ? sql`(SELECT 'chapter'::text AS type, m.id, max(m.relevance) AS relevance FROM (
+              SELECT ch.id, word_similarity(${needle}, lower(ch.headline)) AS relevance
+              FROM chapters ch JOIN content c ON c.org_id = ch.org_id AND c.id = ch.content_id
+              WHERE ch.org_id = ${orgId} AND ${needle} <% lower(ch.headline) AND ${contentVisible(sql, reader, "c")}
+              UNION ALL
+              SELECT first.id, word_similarity(${needle}, lower(c.title)) FROM content c
+              CROSS JOIN LATERAL (
+                SELECT ch.id FROM chapters ch WHERE ch.org_id = c.org_id AND ch.content_id = c.id ORDER BY ch.sequence LIMIT 1
+              ) first
+              WHERE c.org_id = ${orgId} AND ${needle} <% lower(c.title) AND ${contentVisible(sql, reader, "c")}
+            ) m
+            WHERE NOT (m.id = ANY(${[...found.chapters]}))
+            GROUP BY m.id ORDER BY relevance DESC, m.id LIMIT ${limit})`
+        : null
+      return decorate(input, sql`SELECT * FROM (${union([topics, chapters])}) hits ORDER BY relevance DESC, type, id LIMIT ${limit}`)
+    }
+
+    return { fullText, nearSpellings } as const
+  })
+}) {}
