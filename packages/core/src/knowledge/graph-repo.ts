@@ -173,7 +173,7 @@ export class KnowledgeGraphRepo extends Effect.Service<KnowledgeGraphRepo>()("@t
         WHERE t.org_id = ${orgId} AND t.space_id = ${spaceId} AND t.state = 'live'
         ORDER BY ${nameOrder("t")}, t.id`
 
-    const topicColumns = sql`p.id, p.name, p.sort_name, p.slug, p.description,
+    const topicColumns = sql`p.id, p.name, ${nameOrder("p")} AS sort_name, p.slug, p.description,
       s.id AS space_id, s.name AS space_name, c.id AS category_id, c.slug AS category_slug, c.name AS category_name,
       ${liveItemCount("p")} AS item_count`
 
