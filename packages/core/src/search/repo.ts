@@ -3,7 +3,7 @@ import type { Fragment } from "@effect/sql/Statement"
 import { Effect } from "effect"
 import type { OrganizationId } from "@tks/domain/ids"
 import { snippetMarks } from "@tks/domain/search"
-import { type Reader, topicVisible } from "../knowledge/access.js"
+import { itemLive, type Reader, topicVisible } from "../knowledge/access.js"
 import { contentVisible } from "./content-visible.js"
 
 /** A result row before its view: `raw_snippet` carries ts_headline's markers (snippetMarks). */
@@ -50,30 +50,43 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("@tks/core/SearchRe
     /** ts_rank_cd normalised by rank/(rank+1): 0..1, in the same order. */
     const rank = (vector: Fragment, text: string) => sql`ts_rank_cd(${vector}, ${tsQuery(text)}, 32)`
 
-    const marks = `${snippetMarks.start}${snippetMarks.stop}`
-    const headlineOptions =
-      `MaxFragments=2, MaxWords=24, MinWords=10, ShortWord=3, FragmentDelimiter=" … ", StartSel=${snippetMarks.start}, StopSel=${snippetMarks.stop}`
-    /** A snippet of `document`: markers already in the text are removed, so every marker left is ts_headline's. */
-    const headline = (document: Fragment, text: string) =>
-      sql`ts_headline('english', translate(${document}, ${marks}, ''), ${tsQuery(text)}, ${headlineOptions})`
+    /** How close a near spelling must be (word_similarity, 0..1). */
+    const nearEnough = 0.6
 
-    /** What a topic's snippet is cut from: its name, description and live items, as its vector holds them. */
+    const marks = `${snippetMarks.start}${snippetMarks.stop}`
+    const selection = `StartSel=${snippetMarks.start}, StopSel=${snippetMarks.stop}`
+    /** A short text is its own snippet; a longer one gives up to two excerpts around the best matches. */
+    const shortText = 240
+    const wholeText = `HighlightAll=true, ${selection}`
+    const excerpts = `MaxFragments=2, MaxWords=24, MinWords=10, ShortWord=3, FragmentDelimiter=" … ", ${selection}`
+
+    /** What a topic's snippet is cut from: its name, description and the items of the live graph under it. */
     const topicDocument = sql`concat_ws(' — ', t.name, t.description, (
       SELECT string_agg(i.name || coalesce(': ' || i.body, ''), '; ' ORDER BY lower(i.name) COLLATE "C", i.id)
-      FROM items i WHERE i.org_id = t.org_id AND i.topic_id = t.id AND i.state = 'live'))`
+      FROM items i WHERE i.org_id = t.org_id AND i.topic_id = t.id AND ${itemLive(sql, "i")}))`
 
-    /** Titles and snippets for the rows of `page` (type, id, relevance), in the page's order. */
+    /**
+     * Titles and snippets for the rows of `page` (type, id, relevance), in the
+     * page's order. Markers already in the source text are removed first, so
+     * every marker in a snippet is one ts_headline placed.
+     */
     const decorate = (input: SearchInput, page: Fragment) =>
       sql<HitRow>`
         WITH page AS (${page})
         SELECT page.type, page.id, page.relevance,
           CASE page.type WHEN 'topic' THEN t.name ELSE coalesce(ch.headline, c.title) END AS title,
-          CASE page.type WHEN 'topic' THEN ${headline(topicDocument, input.text)} ELSE ${headline(sql`ch.text`, input.text)} END AS raw_snippet,
+          CASE WHEN length(source.text) <= ${shortText}
+            THEN ts_headline('english', source.text, ${tsQuery(input.text)}, ${wholeText})
+            ELSE ts_headline('english', source.text, ${tsQuery(input.text)}, ${excerpts})
+          END AS raw_snippet,
           c.id AS content_id, c.title AS content_title, ch.sequence
         FROM page
         LEFT JOIN topics t ON page.type = 'topic' AND t.org_id = ${input.orgId} AND t.id = page.id
         LEFT JOIN chapters ch ON page.type = 'chapter' AND ch.org_id = ${input.orgId} AND ch.id = page.id
         LEFT JOIN content c ON c.org_id = ch.org_id AND c.id = ch.content_id
+        CROSS JOIN LATERAL (
+          SELECT translate(CASE page.type WHEN 'topic' THEN ${topicDocument} ELSE ch.text END, ${marks}, '') AS text
+        ) source
         ORDER BY page.relevance DESC, page.type, page.id`
 
     const union = (branches: ReadonlyArray<Fragment | null>) => {
@@ -103,32 +116,38 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("@tks/core/SearchRe
      * Near spellings of the query in topic names (and the names of their live
      * items), chapter headlines and content titles (a title stands for the
      * content's first chapter), leaving out what `found` already holds.
+     *
+     * `<%` (pg_trgm's word_similarity_threshold, 0.6) is what the trigram
+     * indexes serve; a match must be closer than that: at 0.6 a four-letter
+     * word matches any word sharing its first three letters ("fire", "first").
      */
     const nearSpellings = (input: SearchInput, found: { readonly topics: ReadonlyArray<string>; readonly chapters: ReadonlyArray<string> }) => {
       const { limit, orgId, reader } = input
       const needle = input.text.toLowerCase()
+      const similarity = (column: Fragment) => sql`word_similarity(${needle}, ${column})`
+      const near = (column: Fragment) => sql`${needle} <% ${column} AND ${similarity(column)} > ${nearEnough}`
       const topics = input.topics
         ? sql`(SELECT 'topic'::text AS type, m.id, max(m.relevance) AS relevance FROM (
-              SELECT t.id, word_similarity(${needle}, lower(t.name)) AS relevance FROM topics t
-              WHERE t.org_id = ${orgId} AND ${needle} <% lower(t.name)
+              SELECT t.id, ${similarity(sql`lower(t.name)`)} AS relevance FROM topics t
+              WHERE t.org_id = ${orgId} AND ${near(sql`lower(t.name)`)}
               UNION ALL
-              SELECT i.topic_id, word_similarity(${needle}, lower(i.name)) FROM items i
-              WHERE i.org_id = ${orgId} AND ${needle} <% lower(i.name) AND i.state = 'live'
+              SELECT i.topic_id, ${similarity(sql`lower(i.name)`)} FROM items i
+              WHERE i.org_id = ${orgId} AND ${near(sql`lower(i.name)`)} AND ${itemLive(sql, "i")}
             ) m JOIN topics t ON t.org_id = ${orgId} AND t.id = m.id
             WHERE ${topicVisible(sql, reader, "t")} AND NOT (t.id = ANY(${[...found.topics]}))
             GROUP BY m.id ORDER BY relevance DESC, m.id LIMIT ${limit})`
         : null
       const chapters = input.chapters
         ? sql`(SELECT 'chapter'::text AS type, m.id, max(m.relevance) AS relevance FROM (
-              SELECT ch.id, word_similarity(${needle}, lower(ch.headline)) AS relevance
+              SELECT ch.id, ${similarity(sql`lower(ch.headline)`)} AS relevance
               FROM chapters ch JOIN content c ON c.org_id = ch.org_id AND c.id = ch.content_id
-              WHERE ch.org_id = ${orgId} AND ${needle} <% lower(ch.headline) AND ${contentVisible(sql, reader, "c")}
+              WHERE ch.org_id = ${orgId} AND ${near(sql`lower(ch.headline)`)} AND ${contentVisible(sql, reader, "c")}
               UNION ALL
-              SELECT first.id, word_similarity(${needle}, lower(c.title)) FROM content c
+              SELECT first.id, ${similarity(sql`lower(c.title)`)} FROM content c
               CROSS JOIN LATERAL (
                 SELECT ch.id FROM chapters ch WHERE ch.org_id = c.org_id AND ch.content_id = c.id ORDER BY ch.sequence LIMIT 1
               ) first
-              WHERE c.org_id = ${orgId} AND ${needle} <% lower(c.title) AND ${contentVisible(sql, reader, "c")}
+              WHERE c.org_id = ${orgId} AND ${near(sql`lower(c.title)`)} AND ${contentVisible(sql, reader, "c")}
             ) m
             WHERE NOT (m.id = ANY(${[...found.chapters]}))
             GROUP BY m.id ORDER BY relevance DESC, m.id LIMIT ${limit})`
