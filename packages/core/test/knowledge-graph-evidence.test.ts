@@ -103,13 +103,13 @@ layer(TestLayer)("knowledge graph: evidence links and graph states (SPEC 4.10 ge
       const { edge } = yield* setup
       const graph = yield* KnowledgeGraph
       const access = (policy: typeof policies.knowledge.item) => edge.access("eve", policy)
-      const attempts = [
-        graph.getItem(access(policies.knowledge.item), ItemId.make(edge.ids.items.orphan!)),
-        graph.getItem(access(policies.knowledge.item), ItemId.make(edge.ids.items.oldItem!)),
-        graph.getTopic(access(policies.knowledge.topic), TopicId.make(edge.ids.topics.oldTopic!)),
-        graph.getSpace(access(policies.knowledge.space), SpaceId.make(edge.ids.spaces.old!))
+      const errors = [
+        yield* Effect.flip(graph.getItem(access(policies.knowledge.item), ItemId.make(edge.ids.items.orphan!))),
+        yield* Effect.flip(graph.getItem(access(policies.knowledge.item), ItemId.make(edge.ids.items.oldItem!))),
+        yield* Effect.flip(graph.getTopic(access(policies.knowledge.topic), TopicId.make(edge.ids.topics.oldTopic!))),
+        yield* Effect.flip(graph.getSpace(access(policies.knowledge.space), SpaceId.make(edge.ids.spaces.old!)))
       ]
-      for (const attempt of attempts) expect(yield* Effect.flip(attempt)).toMatchObject({ _tag: "NotFound" })
+      for (const error of errors) expect(error).toMatchObject({ _tag: "NotFound" })
       const main = yield* graph.getTopic(access(policies.knowledge.topic), TopicId.make(edge.ids.topics.main!))
       expect(main.items.map((i) => i.name)).toEqual(["Evidenced"])
       expect(main.description).toBe("About the main things")
