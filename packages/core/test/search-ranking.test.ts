@@ -156,6 +156,18 @@ layer(TestLayer)("search: ranking, snippets, types, limit and near spellings (SP
       expect(desk.data.map(line)).toEqual(["topic Support desk", "topic Escalation"])
     }))
 
+  it.effect("web-search syntax: a quoted phrase keeps its word order, or widens, -word excludes", () =>
+    Effect.gen(function*() {
+      const { finder } = yield* setup
+      const fullText = (query: string) =>
+        search(finder, "fay", { query }).pipe(Effect.map((page) => page.data.filter((r) => r.score > 0.5).map(line).sort()))
+      expect(yield* fullText("\"days need\"")).toEqual(["chapter Daily work"])
+      expect(yield* fullText("\"need days\"")).toEqual([])
+      expect(yield* fullText("plaster or quokka")).toEqual(["topic Markup", "topic Stucco walls"])
+      // Both topics mention a desk.
+      expect(yield* fullText("escalation -desk")).toEqual(["chapter Daily work", "chapter Escalation"])
+    }))
+
   it.effect("nothing found: an empty page", () =>
     Effect.gen(function*() {
       const { finder } = yield* setup

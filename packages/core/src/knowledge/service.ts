@@ -20,14 +20,8 @@ import { byName } from "../shared/keyset.js"
 import { Links } from "../shared/links.js"
 import { Pagination } from "../shared/pagination.js"
 import { readerOf } from "./access.js"
-import {
-  type CategoryRow,
-  type EvidenceRow,
-  type ItemNodeRow,
-  KnowledgeGraphRepo,
-  type SpaceRow,
-  type TopicRow
-} from "./graph-repo.js"
+import { type CategoryRow, type ItemNodeRow, KnowledgeGraphRepo, type SpaceRow, type TopicRow } from "./graph-repo.js"
+import { type EvidenceRow, KnowledgeItemRepo } from "./item-repo.js"
 
 /**
  * The knowledge graph reads (SPEC 1, 4.10 list_categories, list_spaces,
@@ -38,6 +32,7 @@ import {
 export class KnowledgeGraph extends Effect.Service<KnowledgeGraph>()("@tks/core/KnowledgeGraph", {
   effect: Effect.gen(function*() {
     const repo = yield* KnowledgeGraphRepo
+    const items = yield* KnowledgeItemRepo
     const pagination = yield* Pagination
     const links = yield* Links
 
@@ -195,7 +190,7 @@ export class KnowledgeGraph extends Effect.Service<KnowledgeGraph>()("@tks/core/
 
     /** GET /v1/items/{id}: the item, its live children and its evidence from content the caller can read. */
     const getItem = Effect.fn("KnowledgeGraph.getItem")(function*(access: Access, itemId: ItemId) {
-      const row = yield* repo.item(access.actor.organizationId, readerOf(access.actor), itemId)
+      const row = yield* items.item(access.actor.organizationId, readerOf(access.actor), itemId)
       if (row === undefined) return yield* new NotFound({ message: "No such item" })
       const detail: ItemDetail = {
         id: row.id,
@@ -213,5 +208,5 @@ export class KnowledgeGraph extends Effect.Service<KnowledgeGraph>()("@tks/core/
 
     return { listCategories, getCategory, listSpaces, getSpace, listTopics, getTopic, getItem } as const
   }),
-  dependencies: [KnowledgeGraphRepo.Default, Pagination.Default, Links.Default]
+  dependencies: [KnowledgeGraphRepo.Default, KnowledgeItemRepo.Default, Pagination.Default, Links.Default]
 }) {}
