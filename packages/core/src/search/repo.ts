@@ -68,6 +68,8 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("@tks/core/SearchRe
     const candidates = 1000
     /** How close a near spelling must be (word_similarity, 0..1). */
     const nearEnough = 0.6
+    /** How many of the closest item names are checked for the live graph. */
+    const nearCandidates = 200
 
     const marks = `${snippetMarks.start}${snippetMarks.stop}`
     const selection = `StartSel=${snippetMarks.start}, StopSel=${snippetMarks.stop}`
@@ -169,8 +171,13 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("@tks/core/SearchRe
               SELECT t.id, ${similarity(sql`lower(t.name)`)} AS relevance FROM topics t
               WHERE t.org_id = ${orgId} AND ${near(sql`lower(t.name)`)}
               UNION ALL
-              SELECT i.topic_id, ${similarity(sql`lower(i.name)`)} FROM items i
-              WHERE i.org_id = ${orgId} AND ${near(sql`lower(i.name)`)} AND ${itemLive(sql, "i")}
+              -- The closest item names first, then whether they are in the live graph: that check walks
+              -- up each item's parents, so it runs on a few rows only.
+              SELECT i.topic_id, i.relevance FROM (
+                SELECT i.org_id, i.id, i.topic_id, i.parent_item_id, i.state, ${similarity(sql`lower(i.name)`)} AS relevance FROM items i
+                WHERE i.org_id = ${orgId} AND ${near(sql`lower(i.name)`)} AND i.state = 'live'
+                ORDER BY relevance DESC, i.id LIMIT ${nearCandidates}
+              ) i WHERE ${itemLive(sql, "i")}
             ) m JOIN topics t ON t.org_id = ${orgId} AND t.id = m.id
             WHERE ${topicVisible(sql, reader, "t")} AND NOT (t.id = ANY(${[...found.topics]}))
             GROUP BY m.id ORDER BY relevance DESC, m.id LIMIT ${limit})`
