@@ -164,6 +164,8 @@ layer(TestLayer)("search: ranking, snippets, types, limit and near spellings (SP
       expect(yield* fullText("\"days need\"")).toEqual(["chapter Daily work"])
       expect(yield* fullText("\"need days\"")).toEqual([])
       expect(yield* fullText("plaster or quokka")).toEqual(["topic Markup", "topic Stucco walls"])
+      expect(yield* fullText("days -\"need days\"")).toEqual(["chapter Daily work"])
+      expect(yield* fullText("days -\"days need\"")).toEqual([])
       // Both topics mention a desk.
       expect(yield* fullText("escalation -desk")).toEqual(["chapter Daily work", "chapter Escalation"])
     }))

@@ -58,9 +58,13 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("@tks/core/SearchRe
      * The query with its phrases loosened to "all these words" (`<->` and
      * `<N>` become `&`): what the GIN index can answer alone. A phrase is
      * checked against each record's positions, so candidates are found with
-     * this and the phrase is checked on them only.
+     * this and the phrase is checked on them only. A negated phrase
+     * (`-"a b"`, `!( … )`) would be tightened by the same change, so such a
+     * query is kept as it is.
      */
-    const looseQuery = (text: string) => sql`regexp_replace(${tsQuery(text)}::text, '<(-|[0-9]+)>', '&', 'g')::tsquery`
+    const looseQuery = (text: string) =>
+      sql`(CASE WHEN strpos(${tsQuery(text)}::text, '!(') > 0 THEN ${tsQuery(text)}
+        ELSE regexp_replace(${tsQuery(text)}::text, '<(-|[0-9]+)>', '&', 'g')::tsquery END)`
     /** ts_rank_cd normalised by rank/(rank+1): 0..1, in the same order. */
     const rank = (vector: Fragment, text: string) => sql`ts_rank_cd(${vector}, ${tsQuery(text)}, 32)`
 
