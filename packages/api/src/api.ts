@@ -5,8 +5,10 @@ import { CompanyRolesGroup } from "./groups/company-roles.js"
 import { ContentReviewGroup } from "./groups/content-review.js"
 import { ContentGroup } from "./groups/content.js"
 import { DocumentsGroup } from "./groups/documents.js"
+import { KnowledgeGroup } from "./groups/knowledge.js"
 import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
+import { SearchGroup } from "./groups/search.js"
 import { TeamsGroup } from "./groups/teams.js"
 import { VideosGroup } from "./groups/videos.js"
 
@@ -24,6 +26,8 @@ export class Api extends HttpApi.make("tks")
   .add(DocumentsGroup)
   .add(VideosGroup)
   .add(ContentReviewGroup)
+  .add(KnowledgeGroup)
+  .add(SearchGroup)
   .addError(BadRequest)
   .addError(ServiceUnavailable)
   .prefix("/v1")

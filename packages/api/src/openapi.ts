@@ -22,7 +22,10 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   content: "The library: documents, videos and guides, their text, the knowledge made from them and where they are used.",
   documents: "Adding documents, written in markdown or fetched from a public address: published, or sent to review (SPEC 3.3).",
   videos: "Adding hosted videos of the video-hosting site (no review lane).",
-  contentReview: "The review lane: contributions waiting for an administrator, and the decisions that move them."
+  contentReview: "The review lane: contributions waiting for an administrator, and the decisions that move them.",
+  knowledge:
+    "The knowledge graph: 14 categories hold spaces, spaces hold topics, topics hold items (processes, policies, facts) with the evidence they came from. Only the live graph, and only what the caller can read.",
+  search: "Full-text search over topics and content chapters the caller can read, with highlighted snippets and typo tolerance."
 }
 
 /** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */

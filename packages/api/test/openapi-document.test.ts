@@ -40,10 +40,22 @@ describe("the OpenAPI document", () => {
       const name = componentOf(success(operation))!
       const item = componentOf(schemas[name].properties.data.items)
       expect(item, label).toBeDefined()
-      expect([`${item}Page`, `${item}CountedPage`], label).toContain(name)
+      expect([`${item}Page`, `${item}CountedPage`, `${item}List`], label).toContain(name)
       expect(schemas[name].required, label).toEqual(expect.arrayContaining(["data", "nextCursor"]))
     }
     expect(schemas.MemberCountedPage.required).toContain("total")
+  })
+
+  it("a one-page list (`<Item>List`) says nextCursor is always null and takes no cursor", () => {
+    const onePage = operations.filter(({ operation }) =>
+      componentOf(operation.responses["200"].content["application/json"].schema)?.endsWith("List") === true
+    )
+    expect(onePage.map(({ label }) => label).sort()).toEqual(["GET /v1/categories", "GET /v1/search"])
+    for (const { label, operation } of onePage) {
+      const name = componentOf(operation.responses["200"].content["application/json"].schema)!
+      expect(schemas[name].properties.nextCursor.type, label).toBe("null")
+      expect((operation.parameters ?? []).map((p: { name: string }) => p.name), label).not.toContain("cursor")
+    }
   })
 
   it("a Page and a CountedPage of the same item never share a component name", () => {

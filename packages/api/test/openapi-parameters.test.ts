@@ -6,8 +6,12 @@ const queryParameters = operations.flatMap(({ label, operation }) =>
 )
 
 describe("the OpenAPI document publishes the wire types", () => {
-  it("every limit is an optional integer from 1 to 100 defaulting to 50, not a string", () => {
-    const limits = queryParameters.filter(({ parameter }) => parameter.name === "limit")
+  it("every limit is an optional integer from 1 to 100 defaulting to 50, not a string (search: 1 to 50, default 10)", () => {
+    const search = queryParameters.filter(({ label, parameter }) => label === "GET /v1/search" && parameter.name === "limit")
+    expect(search.map(({ parameter }) => [parameter.required, parameter.schema])).toEqual([
+      [false, { type: "integer", minimum: 1, maximum: 50, default: 10, description: expect.any(String) }]
+    ])
+    const limits = queryParameters.filter(({ label, parameter }) => label !== "GET /v1/search" && parameter.name === "limit")
     expect(limits.length).toBeGreaterThanOrEqual(8)
     for (const { label, parameter } of limits) {
       expect(parameter.required, label).toBe(false)

@@ -6,11 +6,13 @@ import { ContentReview } from "./content-review/service.js"
 import { ContentLibrary } from "./content/service.js"
 import { Documents } from "./intake/documents.js"
 import { Videos } from "./intake/videos.js"
+import { KnowledgeGraph } from "./knowledge/service.js"
 import { Me } from "./me/service.js"
 import { Members } from "./members/service.js"
 import { ContentProcessing } from "./processing/service.js"
 import { RateLimiter } from "./rate-limits/service.js"
 import { RateLimitSweepLive } from "./rate-limits/sweep.js"
+import { Search } from "./search/service.js"
 import { Teams } from "./teams/service.js"
 
 /**
@@ -31,5 +33,7 @@ export const CoreLive = Layer.mergeAll(
   RateLimitSweepLive,
   Documents.Default,
   Videos.Default,
-  ContentReview.Default
+  ContentReview.Default,
+  KnowledgeGraph.Default,
+  Search.Default
 )

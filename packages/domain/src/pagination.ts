@@ -52,6 +52,22 @@ export const CountedPage = <A, I, R>(item: Schema.Schema<A, I, R>) => {
     })
 }
 
+/**
+ * The envelope of SPEC 2.1 for a list that is never paginated (categories,
+ * search): `nextCursor` is always null. Named `<Item>List`, so it is never
+ * taken for a paginated listing.
+ */
+export const List = <A, I, R>(item: Schema.Schema<A, I, R>) => {
+  const envelope = Schema.Struct({
+    data: Schema.Array(item),
+    nextCursor: Schema.Null.annotations({ description: "Always null: this list is one page" })
+  })
+  const name = itemName(item)
+  return name === undefined
+    ? envelope
+    : envelope.annotations({ identifier: `${name}List`, description: `Every ${name} record of the answer, on one page` })
+}
+
 /** A boolean query parameter: only `true` and `false` are accepted. Published as a boolean. */
 export const BooleanFromQuery = Schema.transform(
   Schema.Literal("true", "false").annotations({ jsonSchema: { type: "boolean" } }),

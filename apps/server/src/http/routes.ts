@@ -8,8 +8,10 @@ import { CompanyRolesHandlers } from "./handlers/company-roles.js"
 import { ContentReviewHandlers } from "./handlers/content-review.js"
 import { ContentHandlers } from "./handlers/content.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
+import { KnowledgeHandlers } from "./handlers/knowledge.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
+import { SearchHandlers } from "./handlers/search.js"
 import { TeamsHandlers } from "./handlers/teams.js"
 import { VideosHandlers } from "./handlers/videos.js"
 import { HealthRoutes, HealthRouteSpecs } from "./health.js"
@@ -26,7 +28,9 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     ContentHandlers,
     DocumentsHandlers,
     VideosHandlers,
-    ContentReviewHandlers
+    ContentReviewHandlers,
+    KnowledgeHandlers,
+    SearchHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )

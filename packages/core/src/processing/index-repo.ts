@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { SearchIndexRepo } from "../search-index/repo.js"
 
 /** Related topics kept per topic, and the least score kept. */
 export const RELATED_PER_TOPIC = 5
@@ -14,21 +15,15 @@ export interface RelatedPair {
 }
 
 /**
- * Stages 3 and 4: related topics and the full-text index, both with the
- * `english` configuration. A topic's vector: its name (weight A), its
- * description (B), and its live items' names and bodies (C). A chapter's:
- * its headline (A) and its text (B).
+ * Stages 3 and 4: related topics and the full-text index (the vectors of
+ * search-index/repo.ts, the same the fixture import writes).
  */
 export class ProcessingIndexRepo extends Effect.Service<ProcessingIndexRepo>()("@tks/core/ProcessingIndexRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    const topicVector = sql`(
-      setweight(to_tsvector('english', t.name), 'A')
-      || setweight(to_tsvector('english', coalesce(t.description, '')), 'B')
-      || setweight(to_tsvector('english', coalesce((
-           SELECT string_agg(i.name || ' ' || coalesce(i.body, ''), ' ' ORDER BY i.id) FROM items i
-           WHERE i.org_id = t.org_id AND i.topic_id = t.id AND i.state = 'live'), '')), 'C'))`
+    const searchIndex = yield* SearchIndexRepo
+    const topicVector = searchIndex.topicVector
 
     /**
      * For each topic in `topicIds`, its best related live topics of the
@@ -125,17 +120,10 @@ export class ProcessingIndexRepo extends Effect.Service<ProcessingIndexRepo>()("
           ON CONFLICT (org_id, topic_id, related_topic_id, kind) DO NOTHING`
       })
 
-    const indexChapters = (orgId: string, contentId: string) =>
-      sql`
-        UPDATE chapters SET search_vector =
-          setweight(to_tsvector('english', coalesce(headline, '')), 'A') || setweight(to_tsvector('english', text), 'B')
-        WHERE org_id = ${orgId} AND content_id = ${contentId}`.pipe(Effect.asVoid)
-
-    const indexTopics = (orgId: string, topicIds: ReadonlyArray<string>) =>
-      topicIds.length === 0 ? Effect.void : sql`
-        UPDATE topics t SET search_vector = ${topicVector}
-        WHERE t.org_id = ${orgId} AND t.id = ANY(${topicIds}::text[])`.pipe(Effect.asVoid)
+    const indexChapters = (orgId: string, contentId: string) => searchIndex.indexChapters(orgId, [contentId])
+    const indexTopics = (orgId: string, topicIds: ReadonlyArray<string>) => searchIndex.indexTopics(orgId, topicIds)
 
     return { relatedTopics, replaceRelated, indexChapters, indexTopics } as const
-  })
+  }),
+  dependencies: [SearchIndexRepo.Default]
 }) {}

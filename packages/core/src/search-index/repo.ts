@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { OrganizationId } from "@tks/domain/ids"
+import { itemLive } from "../knowledge/access.js"
 
 /**
  * The full-text index (migration 0003): `search_vector` of chapters and
@@ -10,7 +11,8 @@ import type { OrganizationId } from "@tks/domain/ids"
  * `indexing_status` reports work actually done.
  *
  * - chapter: headline (A), text (B);
- * - topic: name (A), description (B), its live items' names and bodies (C).
+ * - topic: name (A), description (B), the names and bodies of its items in
+ *   the live graph (C; an item under an archived parent is not).
  */
 const batchSize = 1_000
 const chunks = <A>(all: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> => {
@@ -29,7 +31,7 @@ export class SearchIndexRepo extends Effect.Service<SearchIndexRepo>()("@tks/cor
       || setweight(to_tsvector('english', coalesce(t.description, '')), 'B')
       || setweight(to_tsvector('english', coalesce((
         SELECT string_agg(i.name || ' ' || coalesce(i.body, ''), ' ' ORDER BY i.id)
-        FROM items i WHERE i.org_id = t.org_id AND i.topic_id = t.id AND i.state = 'live'), '')), 'C')`
+        FROM items i WHERE i.org_id = t.org_id AND i.topic_id = t.id AND ${itemLive(sql, "i")}), '')), 'C')`
 
     /** The chapters of these content records. */
     const indexChapters = (orgId: OrganizationId | string, contentIds: ReadonlyArray<string>) =>
@@ -56,6 +58,6 @@ export class SearchIndexRepo extends Effect.Service<SearchIndexRepo>()("@tks/cor
         yield* Effect.forEach(chunks(topics.map((row) => row.id)), (ids) => indexTopics(orgId, ids), { discard: true })
       })
 
-    return { indexChapters, indexTopics, indexOrganization } as const
+    return { topicVector, indexChapters, indexTopics, indexOrganization } as const
   })
 }) {}

@@ -86,6 +86,7 @@ export default Effect.gen(function*() {
     FOREIGN KEY (org_id, content_id) REFERENCES content (org_id, id)
   )`
   yield* sql`CREATE INDEX chapters_search ON chapters USING gin (search_vector)`
+  yield* sql`CREATE INDEX chapters_headline_trgm ON chapters USING gin (lower(headline) gin_trgm_ops)`
 
   // Knowledge made by processing. `origin` tells curated records (imported,
   // edited in the app) from extracted ones; extraction matches existing
@@ -98,9 +99,13 @@ export default Effect.gen(function*() {
   yield* sql`CREATE INDEX topics_by_slug ON topics (org_id, space_id, slug)`
   yield* sql`CREATE INDEX topics_search ON topics USING gin (search_vector)`
   yield* sql`CREATE INDEX topics_name_trgm ON topics USING gin (lower(name) gin_trgm_ops)`
-  yield* sql`CREATE INDEX topics_by_name ON topics (org_id, lower(name), id)`
+  // Name order of topic and space lists: lower(name) in the C collation, as the keyset compares it.
+  yield* sql`CREATE INDEX topics_by_sort_name ON topics (org_id, (lower(name) COLLATE "C"), id)`
+  yield* sql`CREATE INDEX spaces_by_sort_name ON spaces (org_id, (lower(name) COLLATE "C"), id)`
   yield* sql`ALTER TABLE items ADD COLUMN origin_key text`
   yield* sql`CREATE UNIQUE INDEX items_origin_key ON items (org_id, topic_id, origin_key) WHERE origin_key IS NOT NULL`
+  // Search's near-spelling fallback (word_similarity, `<%`) over item names and chapter headlines.
+  yield* sql`CREATE INDEX items_name_trgm ON items USING gin (lower(name) gin_trgm_ops)`
 
   // Evidence: where an item came from. `locator` names the place uniquely
   // (chars:<start>-<end> or time:<start>-<end>) so evidence is written once.

@@ -1,0 +1,19 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "@tks/api/api"
+import { KnowledgeGraph } from "@tks/core/knowledge/service"
+import { CategoryId, ItemId, SpaceId, TopicId } from "@tks/domain/ids"
+import { asCaller } from "../as-caller.js"
+
+export const KnowledgeHandlers = HttpApiBuilder.group(Api, "knowledge", (handlers) =>
+  Effect.gen(function*() {
+    const graph = yield* KnowledgeGraph
+    return handlers
+      .handle("listCategories", () => asCaller((access) => graph.listCategories(access)))
+      .handle("getCategory", ({ path }) => asCaller((access) => graph.getCategory(access, CategoryId.make(path.id))))
+      .handle("listSpaces", ({ urlParams }) => asCaller((access) => graph.listSpaces(access, urlParams)))
+      .handle("getSpace", ({ path }) => asCaller((access) => graph.getSpace(access, SpaceId.make(path.id))))
+      .handle("listTopics", ({ urlParams }) => asCaller((access) => graph.listTopics(access, urlParams)))
+      .handle("getTopic", ({ path }) => asCaller((access) => graph.getTopic(access, TopicId.make(path.id))))
+      .handle("getItem", ({ path }) => asCaller((access) => graph.getItem(access, ItemId.make(path.id))))
+  }))
