@@ -1,4 +1,4 @@
-import type { FixtureContent, FixtureEvidence } from "@tks/core/org-import/schema"
+import type { FixtureContent, FixtureEvidence } from "@tks/core/org-import/schema-content"
 
 type Content = typeof FixtureContent.Encoded
 type Evidence = typeof FixtureEvidence.Encoded

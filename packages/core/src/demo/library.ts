@@ -1,4 +1,5 @@
-import type { FixtureEvidence as Evidence, OrgFixtureInput } from "../org-import/schema.js"
+import type { OrgFixtureInput } from "../org-import/schema.js"
+import type { FixtureEvidence as Evidence } from "../org-import/schema-content.js"
 import { batteryChargingProcedure } from "./documents/battery-charging-procedure.js"
 import { customerReturnsProcess } from "./documents/customer-returns-process.js"
 import { expenseTravelPolicy } from "./documents/expense-travel-policy.js"
