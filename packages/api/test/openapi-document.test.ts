@@ -6,6 +6,9 @@ import { CountedPage, Page } from "@tks/domain/pagination"
 import { Option, SchemaAST } from "effect"
 import { componentOf, document, operations, schemas } from "./openapi-support.js"
 
+/** An operation's success body schema (201 for the acts that create). */
+const success = (operation: any) => (operation.responses["200"] ?? operation.responses["201"]).content["application/json"].schema
+
 describe("the OpenAPI document", () => {
   it("servers is the public URL the service is given, without a trailing slash", () => {
     expect(document.servers).toEqual([{ url: "https://tks.example.test", description: expect.any(String) }])
@@ -26,7 +29,6 @@ describe("the OpenAPI document", () => {
 
   it("every list response is a named envelope component over a named item", () => {
     // A creating endpoint answers 201 instead of 200.
-    const success = (operation: any) => (operation.responses["200"] ?? operation.responses["201"]).content["application/json"].schema
     const lists = operations.filter(({ operation }) => {
       const name = componentOf(success(operation))
       return name !== undefined && schemas[name].properties?.nextCursor !== undefined
@@ -47,12 +49,10 @@ describe("the OpenAPI document", () => {
   })
 
   it("a one-page list (`<Item>List`) says nextCursor is always null and takes no cursor", () => {
-    const onePage = operations.filter(({ operation }) =>
-      componentOf(operation.responses["200"].content["application/json"].schema)?.endsWith("List") === true
-    )
+    const onePage = operations.filter(({ operation }) => componentOf(success(operation))?.endsWith("List") === true)
     expect(onePage.map(({ label }) => label).sort()).toEqual(["GET /v1/categories", "GET /v1/search"])
     for (const { label, operation } of onePage) {
-      const name = componentOf(operation.responses["200"].content["application/json"].schema)!
+      const name = componentOf(success(operation))!
       expect(schemas[name].properties.nextCursor.type, label).toBe("null")
       expect((operation.parameters ?? []).map((p: { name: string }) => p.name), label).not.toContain("cursor")
     }
