@@ -191,11 +191,16 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("@tks/core/SearchRe
               FROM chapters ch JOIN content c ON c.org_id = ch.org_id AND c.id = ch.content_id
               WHERE ch.org_id = ${orgId} AND ${near(sql`lower(ch.headline)`)} AND ${contentVisible(sql, reader, "c")}
               UNION ALL
-              SELECT first.id, ${similarity(sql`lower(c.title)`)} FROM content c
+              -- The closest titles first, then their first chapters: a near spelling of a common word
+              -- matches thousands of titles, and the chapter lookup should run on a few only.
+              SELECT first.id, c.relevance FROM (
+                SELECT c.org_id, c.id, ${similarity(sql`lower(c.title)`)} AS relevance FROM content c
+                WHERE c.org_id = ${orgId} AND ${near(sql`lower(c.title)`)} AND ${contentVisible(sql, reader, "c")}
+                ORDER BY relevance DESC, c.id LIMIT ${nearCandidates}
+              ) c
               CROSS JOIN LATERAL (
                 SELECT ch.id FROM chapters ch WHERE ch.org_id = c.org_id AND ch.content_id = c.id ORDER BY ch.sequence LIMIT 1
               ) first
-              WHERE c.org_id = ${orgId} AND ${near(sql`lower(c.title)`)} AND ${contentVisible(sql, reader, "c")}
             ) m
             WHERE NOT (m.id = ANY(${[...found.chapters]}))
             GROUP BY m.id ORDER BY relevance DESC, m.id LIMIT ${limit})`
