@@ -130,8 +130,10 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
         }
         const audience = audienceOf(body)
         const mode = yield* admit(access, audience, report)
+        // The query string may carry someone's secrets: the log gets the origin and path only.
         const page = yield* fetcher.fetch(address.right).pipe(
-          Effect.tapError((refusal) => Effect.logInfo("address not fetched", { url: address.right.href, reason: refusal.reason })),
+          Effect.tapError((refusal) =>
+            Effect.logInfo("address not fetched", { url: `${address.right.origin}${address.right.pathname}`, reason: refusal.reason })),
           Effect.mapError(() => new BadRequest({ code: intakeErrorCodes.unfetchable, message: unfetchableAddress }))
         )
         const draft: DocumentDraft = {
