@@ -17,14 +17,21 @@ import { Schema } from "effect"
 const hasNul = (value: string) => value.includes("\u0000")
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+const loneSurrogates = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+const hasLoneSurrogate = (value: string) => value.search(loneSurrogates) >= 0
+
+/**
+ * Text from outside (a fetched page, another site's answer) made storable
+ * rather than refused: NUL dropped, a lone surrogate replaced by U+FFFD.
+ */
+export const toStorable = (text: string): string => text.replace(/\u0000/g, "").replace(loneSurrogates, "\uFFFD")
 
 /** The refinement, for any string schema: `Schema.String.pipe(storableText)`. */
 export const storableText = <S extends Schema.Schema.Any & { readonly Type: string }>(self: S) =>
   self.pipe(
     Schema.filter((value: string) => {
       if (hasNul(value)) return "must not contain a NUL character (U+0000)"
-      if (loneSurrogate.test(value)) return "must be valid Unicode text (no unpaired surrogate)"
+      if (hasLoneSurrogate(value)) return "must be valid Unicode text (no unpaired surrogate)"
       return true
     }, { jsonSchema: {} })
   )

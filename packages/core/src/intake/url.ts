@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import { checkFetchUrl, FETCH_URL_MAX_LENGTH, fetchUrlMessages } from "@tks/domain/fetch-url"
+import { toStorable } from "@tks/domain/text"
 
 /**
  * The address rules of POST /v1/documents/from-url (SPEC 4.7), checked before
@@ -35,8 +36,5 @@ export const provisionalTitle = (siteName: string, finalUrl: string): string => 
   return [...title].slice(0, 255).join("")
 }
 
-// A high surrogate not followed by a low one, or a low one not preceded by a high one.
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
-
 /** Text from outside made storable: PostgreSQL refuses NUL, and a lone surrogate has no UTF-8 form (DESIGN pitfall 18). */
-export const storable = (text: string): string => text.replace(/\u0000/g, "").replace(loneSurrogate, "\uFFFD")
+export const storable = toStorable

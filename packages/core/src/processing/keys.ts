@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto"
 import type { Visibility } from "@tks/domain/roles"
+import { slugOf } from "../shared/slug.js"
 
 /**
  * The natural keys that make extraction idempotent: the same name always
@@ -11,7 +12,7 @@ const shortHash = (text: string) => createHash("sha256").update(text).digest("he
 
 /** A topic's slug from its name, as the fixture import makes them (so extraction finds curated topics); never empty. */
 export const topicSlug = (name: string): string => {
-  const slug = name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 120)
+  const slug = slugOf(name).slice(0, 120)
   return slug === "" ? `topic-${shortHash(name)}` : slug
 }
 
