@@ -43,6 +43,8 @@ export const ReviewRequestId = id("ReviewRequestId")
 export type ReviewRequestId = typeof ReviewRequestId.Type
 export const JobId = id("JobId")
 export type JobId = typeof JobId.Type
+export const NarrationRequestId = id("NarrationRequestId")
+export type NarrationRequestId = typeof NarrationRequestId.Type
 
 /** The prefix each kind of record's id carries. */
 export const IdPrefix = {
@@ -67,6 +69,7 @@ export const IdPrefix = {
   chapter: "chp",
   evidence: "evd",
   reviewRequest: "crr",
-  job: "job"
+  job: "job",
+  narrationRequest: "nar"
 } as const
 export type IdKind = keyof typeof IdPrefix

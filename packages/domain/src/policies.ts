@@ -90,6 +90,16 @@ export const policies = {
       denied: { notFound: "No such content-review request" }
     })
   },
+  narration: {
+    // SPEC 5.5: one of guide.create, video.create or content-review.create (every member except external accounts).
+    synthesize: policy({
+      action: "narrate text",
+      permission: ["guide.create", "video.create", "content-review.create"],
+      scope: "narration:synthesize",
+      reach: "self"
+    }),
+    usage: policy({ action: "read the narration allowance's usage", permission: "organization.update", reach: "admins-only" })
+  },
   administration: {
     findings: policy({ action: "read findings", permission: "organization.update", reach: "organization" }),
     orgChartVerification: policy({

@@ -1,8 +1,8 @@
 import { Context } from "effect"
 import type { Actor } from "./actor.js"
 import { Forbidden, NotFound } from "./errors.js"
-import { hasPermission, isOrganizationAdmin, type Permission, rolesHolding } from "./permissions.js"
-import type { Scope } from "./roles.js"
+import { hasPermission, isOrganizationAdmin, type Permission } from "./permissions.js"
+import { OrgRole, type Scope } from "./roles.js"
 
 /**
  * Declared authorization (SPEC 5): every endpoint and every tool names the
@@ -28,8 +28,12 @@ export type ReachRule = "organization" | "admins-else-self" | "admins-teams-else
 export interface Policy {
   /** What the caller is doing, as it reads in a sentence ("list members"). */
   readonly action: string
-  /** The permission the person must hold now; null when any member may call. */
-  readonly permission: Permission | null
+  /**
+   * The permission the person must hold now; several: any one of them (SPEC
+   * 5.5: narration needs one of guide.create, video.create or
+   * content-review.create); null when any member may call.
+   */
+  readonly permission: Permission | ReadonlyArray<Permission> | null
   /** The scope the token must carry (SPEC 5.3); null when none is needed. */
   readonly scope: Scope | null
   readonly reach: ReachRule
@@ -64,6 +68,16 @@ const reachOf = (actor: Actor, rule: ReachRule): Reach | null => {
   }
 }
 
+const permissionsOf = (permission: Permission | ReadonlyArray<Permission>): ReadonlyArray<Permission> =>
+  typeof permission === "string" ? [permission] : permission
+
+const permissionText = (permission: Permission | ReadonlyArray<Permission>): string => {
+  const names = permissionsOf(permission)
+  return names.length === 1
+    ? `the ${names[0]} permission`
+    : `one of the ${names.slice(0, -1).join(", ")} or ${names.at(-1)} permissions`
+}
+
 const denial = (policy: Policy, message: string): Forbidden | NotFound =>
   policy.denied === "forbidden" ? new Forbidden({ message }) : new NotFound({ message: policy.denied.notFound })
 
@@ -77,8 +91,8 @@ export const authorize = (actor: Actor, policy: Policy): Access | Forbidden | No
   if (policy.scope !== null && !actor.scopes.includes(policy.scope)) {
     return denial(policy, `This token lacks the ${policy.scope} scope needed to ${policy.action}`)
   }
-  if (policy.permission !== null && !hasPermission(actor.role, policy.permission)) {
-    return denial(policy, `You may not ${policy.action}: it needs the ${policy.permission} permission`)
+  if (policy.permission !== null && !permissionsOf(policy.permission).some((p) => hasPermission(actor.role, p))) {
+    return denial(policy, `You may not ${policy.action}: it needs ${permissionText(policy.permission)}`)
   }
   const reach = reachOf(actor, policy.reach)
   if (reach === null) return denial(policy, `Only organization admins may ${policy.action}`)
@@ -108,12 +122,16 @@ const reachText: Record<ReachRule, string> = {
 export const describePolicy = (policy: Policy): string => {
   const who = policy.permission === null
     ? "Any member of the organization."
-    : `Needs the ${policy.permission} permission (${rolesHolding(policy.permission).join(", ")}).`
+    : `Needs ${permissionText(policy.permission)} (${rolesHoldingAny(permissionsOf(policy.permission)).join(", ")}).`
   const scope = policy.scope === null ? "No token scope needed." : `The token needs the ${policy.scope} scope.`
   const denied = policy.denied === "forbidden" ? "Others get 403." : "Others get 404, as if the record were absent."
   const canDeny = policy.permission !== null || policy.scope !== null || policy.reach === "admins-only"
   return `**Who may call:** ${who} ${reachText[policy.reach]} ${scope}${canDeny ? ` ${denied}` : ""}`
 }
+
+/** The organization roles holding any of the permissions, in SPEC's order of roles. */
+const rolesHoldingAny = (permissions: ReadonlyArray<Permission>): ReadonlyArray<OrgRole> =>
+  OrgRole.literals.filter((role) => permissions.some((permission) => hasPermission(role, permission)))
 
 /** The statuses a policy can deny with (for the documented responses). */
 export const deniedStatuses = (policy: Policy): ReadonlyArray<403 | 404> => {

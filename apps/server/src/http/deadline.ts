@@ -21,8 +21,12 @@ export const RequestTimeoutConfig = Config.integer(REQUEST_TIMEOUT_ENV).pipe(
  * (unless its COMMIT was already on the way: a write that answered 503 may
  * still have happened, as with any timeout).
  */
-export const withDeadline = (timeout: Duration.Duration) => {
-  const tooSlow = Effect.gen(function*() {
+export const withDeadline = (
+  defaultTimeout: Duration.Duration,
+  /** Routes given longer, by exact path (narration waits on a speech provider for tens of seconds). */
+  longer: ReadonlyMap<string, Duration.Duration> = new Map()
+) => {
+  const tooSlow = (timeout: Duration.Duration) => Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     yield* Effect.logWarning("request deadline passed").pipe(
       Effect.annotateLogs({ method: request.method, path: request.url.split("?")[0], deadline: Duration.format(timeout) })
@@ -36,10 +40,14 @@ export const withDeadline = (timeout: Duration.Duration) => {
   return <E, R>(
     app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
-    app.pipe(
-      Effect.disconnect,
-      Effect.timeoutTo({ duration: timeout, onSuccess: Effect.succeed, onTimeout: () => tooSlow }),
-      Effect.flatten,
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const timeout = longer.get(request.url.split("?")[0]!) ?? defaultTimeout
+      return app.pipe(
+        Effect.disconnect,
+        Effect.timeoutTo({ duration: timeout, onSuccess: Effect.succeed, onTimeout: () => tooSlow(timeout) }),
+        Effect.flatten
+      )
+    }).pipe(
       // Global middleware runs where the server made the request
       // uninterruptible (only the route itself is interruptible): without
       // this, the timeout would wait for the handler it abandons.

@@ -21,7 +21,8 @@ import { newId } from "../shared/ids.js"
 import { Links } from "../shared/links.js"
 import { requireKnownTeams } from "./audience.js"
 import { IntakeRepo } from "./repo.js"
-import { consumeReviewSubmission, type ReportLimit, reportNothing } from "./review-limit.js"
+import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
+import { consumeReviewSubmission } from "./review-limit.js"
 import { parseFetchAddress, provisionalTitle, storable } from "./url.js"
 
 /** A document about to be created, whichever endpoint it came through. */

@@ -1,17 +1,8 @@
 import { Effect } from "effect"
-import type { RateLimitDecision } from "@tks/domain/rate-limit"
 import type { Actor } from "@tks/domain/actor"
 import type { RateLimiter } from "../rate-limits/service.js"
+import type { ReportLimit } from "../rate-limits/report.js"
 import { SpecRules } from "../rate-limits/rules.js"
-
-/**
- * How a transport reports a rate-limit check to its caller: HTTP adds the
- * `RateLimit-*` headers, and `Retry-After` to a refusal. The check itself is
- * the service's.
- */
-export type ReportLimit = <E, R>(check: Effect.Effect<RateLimitDecision, E, R>) => Effect.Effect<RateLimitDecision, E, R>
-
-export const reportNothing: ReportLimit = (check) => check
 
 /**
  * SPEC 8: contributions that go to review, 3 a minute and 20 an hour per

@@ -1,0 +1,160 @@
+import { Effect, Exit } from "effect"
+import { type Speech, SpeechFailed, SpeechSynthesizer, SpeechTimingsUnreadable } from "@tks/adapters/speech/port"
+import { characterCount } from "@tks/domain/intake"
+import {
+  defaultVoiceId,
+  NARRATION_QUOTA_EXCEEDED,
+  narrationAudioFormat,
+  narrationMimeType,
+  narrationMonth,
+  narrationMonthlyAllowance,
+  NarrationProviderFailed,
+  type Narration as NarrationAnswer,
+  type NarrationRequest,
+  type NarrationUsage,
+  secondsUntilNextMonth,
+  wordTimingsProblem
+} from "@tks/domain/narration"
+import type { Access } from "@tks/domain/policy"
+import { TooManyRequests } from "@tks/domain/rate-limit"
+import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
+import { SpecRules } from "../rate-limits/rules.js"
+import { RateLimiter } from "../rate-limits/service.js"
+import { NarrationRepo } from "./repo.js"
+import { NarrationSettings } from "./settings.js"
+
+const quotaExceeded = (nowMs: number) => {
+  const retryAfterSeconds = secondsUntilNextMonth(nowMs)
+  return new TooManyRequests({
+    code: NARRATION_QUOTA_EXCEEDED,
+    message: `This month's narration allowance of ${narrationMonthlyAllowance.toLocaleString("en-US")} characters is used up; it renews at the start of the next UTC month (${new Date(narrationMonth(nowMs).resetsAt).toISOString()})`,
+    limit: narrationMonthlyAllowance,
+    retryAfterSeconds
+  })
+}
+
+/**
+ * POST /v1/narration/synthesize and GET /v1/narration/usage (SPEC 4.9).
+ *
+ * The order: the token's burst limit, then the reservation of the trimmed
+ * text's characters in the organization's month (refused: 429
+ * NARRATION_QUOTA_EXCEEDED, nothing spoken), then speech. From the
+ * reservation on, the request is settled exactly once, however speech ends:
+ * audio with good word timings keeps the characters; audio whose timings
+ * cannot be read keeps them too and answers 503 saying so; no usable audio,
+ * a timeout, or a caller gone away gives them back. A process that dies in
+ * between leaves the reservation to the reaper (reaper.ts).
+ */
+export class Narration extends Effect.Service<Narration>()("@tks/core/Narration", {
+  effect: Effect.gen(function*() {
+    const repo = yield* NarrationRepo
+    const limiter = yield* RateLimiter
+    const speech = yield* SpeechSynthesizer
+    const settings = yield* NarrationSettings
+
+    const speak = (text: string, voiceId: NarrationRequest["voiceId"] & {}) =>
+      speech.synthesize({ text, voiceId }).pipe(
+        Effect.timeoutFail({
+          duration: settings.speechTimeout,
+          onTimeout: () => new SpeechFailed({ reason: "no speech within NARRATION_SPEECH_TIMEOUT_MS" })
+        }),
+        // Every provider's timings are held to SPEC 4.9's rules here, whatever the adapter checked.
+        Effect.filterOrFail(
+          (spoken: Speech) => wordTimingsProblem(text, spoken.words, spoken.durationSeconds) === undefined,
+          (spoken) => new SpeechTimingsUnreadable({ reason: wordTimingsProblem(text, spoken.words, spoken.durationSeconds)! })
+        )
+      )
+
+    const settle = (orgId: string, requestId: string, exit: Exit.Exit<Speech, SpeechFailed | SpeechTimingsUnreadable>) => {
+      const settled = Exit.match(exit, {
+        onSuccess: () => repo.keep(orgId, requestId, "COMPLETED"),
+        onFailure: (cause) => {
+          if (Exit.isInterrupted(exit)) return repo.giveBack(orgId, requestId, "CANCELLED")
+          const error = cause._tag === "Fail" ? cause.error : undefined
+          return error instanceof SpeechTimingsUnreadable
+            ? repo.keep(orgId, requestId, "TIMINGS_UNREADABLE")
+            : repo.giveBack(orgId, requestId, "PROVIDER_FAILED")
+        }
+      })
+      return settled.pipe(
+        Effect.flatMap((ok) =>
+          ok ? Effect.void : Effect.logWarning("narration settled after its reservation was reaped; its characters were given back")
+        ),
+        // The caller's answer does not depend on the bookkeeping: an unsettled reservation is reaped later.
+        Effect.catchAll((error) => Effect.logError("narration reservation not settled; the reaper will give it back", error)),
+        Effect.annotateLogs({ narrationRequestId: requestId })
+      )
+    }
+
+    const synthesize = Effect.fn("Narration.synthesize")(
+      function*(access: Access, request: NarrationRequest, report: ReportLimit = reportNothing) {
+        const { actor } = access
+        yield* report(limiter.consume(SpecRules.narration, { organizationId: actor.organizationId, key: actor.tokenId }))
+        const voiceId = request.voiceId ?? defaultVoiceId
+        const characters = characterCount(request.text)
+        const spoken = yield* Effect.acquireUseRelease(
+          repo.reserve({
+            orgId: actor.organizationId,
+            tokenId: actor.tokenId,
+            userId: actor.userId,
+            characters,
+            voiceId,
+            provider: speech.provider
+          }).pipe(Effect.flatMap((reservation) =>
+            reservation._tag === "Refused" ? Effect.fail(quotaExceeded(reservation.nowMs)) : Effect.succeed(reservation)
+          )),
+          () => speak(request.text, voiceId),
+          (reservation, exit) => settle(actor.organizationId, reservation.requestId, exit)
+        ).pipe(
+          Effect.tapError((error) =>
+            error._tag === "SpeechFailed" || error._tag === "SpeechTimingsUnreadable"
+              ? Effect.logWarning(`narration failed: ${error.reason}`).pipe(
+                Effect.annotateLogs({ provider: speech.provider, outcome: error._tag, characters })
+              )
+              : Effect.void
+          ),
+          Effect.catchTags({
+            SpeechFailed: () =>
+              new NarrationProviderFailed({
+                message: "The speech provider produced no usable audio; nothing was counted against the allowance. Retry shortly.",
+                charactersCounted: 0
+              }),
+            SpeechTimingsUnreadable: () =>
+              new NarrationProviderFailed({
+                message: `The speech provider returned audio whose word timings could not be read; the ${characters} characters stay counted against the allowance.`,
+                charactersCounted: characters
+              })
+          })
+        )
+        return {
+          audio: { base64: Buffer.from(spoken.mp3).toString("base64"), format: narrationAudioFormat, mimeType: narrationMimeType },
+          words: spoken.words,
+          characters
+        } satisfies NarrationAnswer
+      }
+    )
+
+    /** The organization's use of this month's allowance (organization admins). */
+    const usage = (access: Access) =>
+      repo.monthUsage(access.actor.organizationId).pipe(
+        Effect.map((month): NarrationUsage => ({
+          month: month.month,
+          limit: narrationMonthlyAllowance,
+          used: month.used,
+          reserved: month.reserved,
+          remaining: Math.max(0, narrationMonthlyAllowance - month.used),
+          resetsAt: new Date(narrationMonth(month.nowMs).resetsAt).toISOString(),
+          requests: {
+            completed: month.completed,
+            providerFailed: month.providerFailed,
+            timingsUnreadable: month.timingsUnreadable,
+            quotaExceeded: month.quotaExceeded,
+            released: month.released
+          }
+        }))
+      )
+
+    return { synthesize, usage } as const
+  }),
+  dependencies: [NarrationRepo.Default, RateLimiter.Default]
+}) {}
