@@ -21,8 +21,7 @@ export const narrationVoiceIds = [
 
 export const VoiceId = Schema.Literal(...narrationVoiceIds).annotations({
   identifier: "VoiceId",
-  description: "One of the six catalog voices",
-  message: () => `voiceId must be one of the catalog voices: ${narrationVoiceIds.join(", ")}`
+  description: "One of the six catalog voices"
 })
 export type VoiceId = typeof VoiceId.Type
 
@@ -53,7 +52,7 @@ const NarrationText = storableText(Schema.Trim).pipe(
 export class NarrationRequest extends Schema.Class<NarrationRequest>("NarrationRequest")({
   text: NarrationText,
   /** Optional; the first catalog voice when absent. */
-  voiceId: Schema.optional(VoiceId)
+  voiceId: Schema.optionalWith(VoiceId, { exact: true })
 }) {}
 
 export const narrationAudioFormat = "mp3_44100_128" as const
