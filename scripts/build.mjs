@@ -1,6 +1,8 @@
 // The production build: apps/server/src/main.ts -> dist/server.mjs, the
 // standalone job worker apps/server/src/worker-main.ts -> dist/worker.mjs, and
-// apps/cli/src/main.ts -> dist/cli.mjs, runnable by plain `node` (no tsx).
+// apps/cli/src/main.ts -> dist/cli.mjs, runnable by plain `node` (no tsx), and
+// the local speech engine's worker thread -> dist/speech-worker.mjs, which the
+// bundles start by `new URL("./speech-worker.mjs", import.meta.url)`.
 // The workspace packages (@tks/*) are compiled into the bundles; every other
 // package stays in node_modules, where PGlite finds its wasm and data files.
 // pnpm does not hoist the apps' dependencies to the root node_modules, so each
@@ -39,7 +41,12 @@ const externalsFromNodeModules = {
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { server: "apps/server/src/main.ts", worker: "apps/server/src/worker-main.ts", cli: "apps/cli/src/main.ts" },
+  entryPoints: {
+    server: "apps/server/src/main.ts",
+    worker: "apps/server/src/worker-main.ts",
+    cli: "apps/cli/src/main.ts",
+    "speech-worker": "packages/adapters/src/speech/speech-worker.mjs"
+  },
   outdir,
   outExtension: { ".js": ".mjs" },
   bundle: true,

@@ -1,5 +1,6 @@
 import { FetchHttpClient, HttpClient, type HttpClientResponse } from "@effect/platform"
 import { Config, type ConfigError, Duration, Effect, Layer, Schema } from "effect"
+import { httpUrl } from "../config.js"
 import { type HostedVideo, VideoCatalog, type VideoDetails, VideoUnavailable } from "./port.js"
 
 /**
@@ -19,15 +20,6 @@ export const videoUnavailableReasons = {
   absent: "This video does not exist or is private",
   unanswered: "The video-hosting site could not confirm this video; try again later"
 } as const
-
-const httpUrl = (name: string, fallback: string) =>
-  Config.url(name).pipe(
-    Config.validate({
-      message: `${name} must be an http or https address`,
-      validation: (url) => url.protocol === "http:" || url.protocol === "https:"
-    }),
-    Config.withDefault(new URL(fallback))
-  )
 
 export const OEmbedConfig: Config.Config<OEmbedSettings> = Config.all({
   baseUrl: httpUrl("VIDEO_OEMBED_BASE_URL", "https://www.youtube.com"),
