@@ -52,7 +52,7 @@ export const largeFixture = (size: LargeFixtureSize, now: Date = new Date()): Or
       ...(i % 3 === 0 ? { phone: `+1555${String(i).padStart(7, "0")}` } : {}),
       ...(i % 97 === 0 && i > 0 ? { status: "DEACTIVATED" as const } : {}),
       ...manager,
-      ...(i < 20 ? { tokenScopes: ["training:assign", "content:write"] as const } : {}),
+      ...(i < 20 ? { tokenScopes: ["training:assign", "content:write", "narration:synthesize"] as const } : {}),
       ...(`p${i}` === VIEWER_KEY ? { tokenScopes: ["content:write"] as const } : {})
     })
     const r = i % roleCount

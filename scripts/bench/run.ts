@@ -1,6 +1,6 @@
 /**
  * `pnpm bench [--database-url URL] [--walks N] [--no-analyze] [--explain] [--people N] [--roles N]
- *   [--topics N] [--content N] [--samples N]`
+ *   [--topics N] [--content N] [--samples N] [--only narration]`
  *
  * 1. Generates a 20,000-person / 500-role organization with a knowledge graph
  *    of 5,000 topics and a library of 20,000 content records with chapters
@@ -23,6 +23,10 @@
  *    as an admin and as a viewer) with the database time of the SQL the
  *    server ran for them against the 50 ms budget, and topic detail over
  *    random topics. An endpoint this build does not serve is "not available".
+ * 5. Narration (narration.ts): 1000-character narrations on the local speech
+ *    engine, p50/p99, and GET /v1/me p99 while 4 narrations run at once.
+ *
+ * `--only narration` imports a 200-person organization and runs step 5 alone.
  */
 import { readFileSync } from "node:fs"
 import os from "node:os"
@@ -35,6 +39,7 @@ import { captureInto, capturingTracer, type Statement, withParameterCapture } fr
 import { Sql } from "./database.js"
 import { largeFixture, VIEWER_KEY } from "./import-fixture.js"
 import { explainPageHundred, MEMBER_PAGES } from "./members-plan.js"
+import { narrationBench } from "./narration.js"
 import { libraryReads } from "./reads.js"
 import { sampledCells, sampledHeader, WARM_UP } from "./samples.js"
 import { median, ms, type Page, type Row, summarize, table, walk } from "./walk.js"
@@ -51,18 +56,22 @@ const { values: flags } = parseArgs({
     roles: { type: "string", default: "500" },
     topics: { type: "string", default: "5000" },
     content: { type: "string", default: "20000" },
-    samples: { type: "string", default: "50" }
+    samples: { type: "string", default: "50" },
+    only: { type: "string" }
   }
 })
+
+const narrationOnly = flags.only === "narration"
+if (flags.only !== undefined && !narrationOnly) throw new Error(`--only takes "narration", not ${JSON.stringify(flags.only)}`)
 
 const databaseUrl = (flags["database-url"] ?? process.env["BENCH_DATABASE_URL"] ?? "").trim()
 /** Walks of the members listing; the first is a warm-up. */
 const walks = Math.max(2, Number(flags.walks) || 3)
 const analyze = !flags["no-analyze"]
-const peopleCount = Number(flags.people)
-const roleCount = Number(flags.roles)
-const topicCount = Number(flags.topics)
-const contentCount = Number(flags.content)
+const peopleCount = narrationOnly ? 200 : Number(flags.people)
+const roleCount = narrationOnly ? 10 : Number(flags.roles)
+const topicCount = narrationOnly ? 20 : Number(flags.topics)
+const contentCount = narrationOnly ? 20 : Number(flags.content)
 /** Timed requests per sampled row (search, topic detail, title filter). */
 const samples = Math.max(1, Number(flags.samples) || 50)
 
@@ -114,9 +123,17 @@ const program = Effect.gen(function*() {
 
   const token = result.tokens["p1"] // p1 is an admin of the organization
   if (token === undefined) return yield* Effect.die("the fixture issued no token for p1")
+  const base = yield* baseUrl
+  // Admins p1..p19 carry narration:synthesize.
+  const narrators = Array.from({ length: 19 }, (_, i) => result.tokens[`p${i + 1}`]).filter((t): t is string => t !== undefined)
+  const narration = () =>
+    Effect.promise(() => narrationBench({ base, tokens: narrators, samples, progress })).pipe(
+      Effect.flatMap((lines) => Effect.sync(() => lines.forEach((line) => console.log(line))))
+    )
+  if (narrationOnly) return yield* narration()
+
   const teamId = result.ids["teams"]?.["team150"]
   const roleId = result.ids["companyRoles"]?.["r7"]
-  const base = yield* baseUrl
 
   // 2a. First pages right after the import, before any ANALYZE.
   if (analyze) {
@@ -242,6 +259,9 @@ const program = Effect.gen(function*() {
   for (const missing of reads.unmeasured) console.log(`${missing.label}: ${missing.reason}`)
   if (reads.report.length > 0) console.log(`\nsearch: the SQL the server ran for the last sample of each search, run again under EXPLAIN (ANALYZE):`)
   for (const line of reads.report) console.log(line)
+
+  // 5. Narration.
+  yield* narration()
 })
 
 // TestDatabaseLive reads TEST_DATABASE_URL: the bench's server, or none (the

@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { KnowledgeExtractorLive } from "@tks/adapters/extraction/live"
 import { PageFetcherLive } from "@tks/adapters/page-fetch/fetcher"
+import { SpeechSynthesizerLive } from "@tks/adapters/speech/live"
 import { VideoCatalogLive } from "@tks/adapters/video/oembed"
 
 /**
@@ -9,4 +10,4 @@ import { VideoCatalogLive } from "@tks/adapters/video/oembed"
  * through the site's oEmbed endpoint, knowledge extraction through the LLM
  * when one is configured, else the local extractor.
  */
-export const AdaptersLive = Layer.mergeAll(PageFetcherLive, VideoCatalogLive, KnowledgeExtractorLive)
+export const AdaptersLive = Layer.mergeAll(PageFetcherLive, VideoCatalogLive, KnowledgeExtractorLive, SpeechSynthesizerLive)

@@ -1,3 +1,4 @@
+import { LocalSpeechLive } from "@tks/adapters/speech/live"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -19,7 +20,7 @@ import { testServerWith } from "./support/server.js"
 const resolver = fakeResolver({ "docs.example.test": ["127.0.0.1"], "rebind.example.test": ["127.0.0.1", "10.0.0.7"] })
 const fuse = fusePolicy(["127.0.0.1"])
 const RealFetcher = layerPageFetcher({ resolver: resolver.resolver, isAllowedAddress: fuse.policy, timeoutMs: 2_000 })
-const Server = testServerWith(Layer.merge(RealFetcher, TestVideoCatalogLive))
+const Server = testServerWith(Layer.mergeAll(RealFetcher, TestVideoCatalogLive, LocalSpeechLive))
 
 const site = loopbackServer({
   "/handbook": (_request, response) =>

@@ -7,7 +7,7 @@ import { engineTextOf } from "@tks/adapters/speech/espeak-timings"
 import { encoderDelaySeconds, localSpeechLayer, localVoices } from "@tks/adapters/speech/local"
 import { SpeechSynthesizer } from "@tks/adapters/speech/port"
 import { makeSpeechEngine } from "@tks/adapters/speech/speech-workers"
-import { narrationAudioProblems } from "./support/mp3.js"
+import { medianPitch, narrationAudioProblems } from "./support/mp3.js"
 
 const settings = { workers: 2, jobTimeout: Duration.seconds(60), idleTimeout: Duration.minutes(1) }
 
@@ -86,14 +86,18 @@ layer(localSpeechLayer(settings), { excludeTestServices: true })("the local spee
       expect(Math.max(...gaps)).toBeLessThan(50)
     }))
 
-  it.effect("each catalog voice speaks with its own voice: the same text gives different audio", () =>
+  it.effect("each catalog voice maps to a distinct local voice, and the engine speaks in it: the female variants at about twice the male voices' pitch", () =>
     Effect.gen(function*() {
-      const text = "Please wear your safety glasses in the workshop."
+      expect(new Set(Object.values(localVoices)).size).toBe(narrationVoiceIds.length)
+      const text = "Please wear your safety glasses in the workshop, every single day."
       const voiced = yield* Effect.forEach(narrationVoiceIds, (voiceId) => synthesize(text, voiceId))
       for (const speech of voiced) expect(wordTimingsProblem(text, speech.words, speech.durationSeconds)).toBeUndefined()
-      const distinct = new Set(voiced.map((speech) => Buffer.from(speech.mp3).toString("base64")))
-      expect(distinct.size).toBe(narrationVoiceIds.length)
-      expect(new Set(Object.values(localVoices)).size).toBe(narrationVoiceIds.length)
+      const pitches = yield* Effect.promise(() => Promise.all(voiced.map((speech) => medianPitch(speech.mp3))))
+      narrationVoiceIds.forEach((voiceId, i) => {
+        const female = localVoices[voiceId].includes("+f")
+        expect(pitches[i], `${voiceId} (${localVoices[voiceId]})`).toBeGreaterThan(female ? 160 : 80)
+        expect(pitches[i], `${voiceId} (${localVoices[voiceId]})`).toBeLessThan(female ? 260 : 130)
+      })
     }))
 
   it.effect("several narrations at once all finish, each with its own text's timings", () =>

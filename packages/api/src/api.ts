@@ -8,6 +8,7 @@ import { DocumentsGroup } from "./groups/documents.js"
 import { KnowledgeGroup } from "./groups/knowledge.js"
 import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
+import { NarrationGroup } from "./groups/narration.js"
 import { SearchGroup } from "./groups/search.js"
 import { TeamsGroup } from "./groups/teams.js"
 import { VideosGroup } from "./groups/videos.js"
@@ -28,6 +29,7 @@ export class Api extends HttpApi.make("tks")
   .add(ContentReviewGroup)
   .add(KnowledgeGroup)
   .add(SearchGroup)
+  .add(NarrationGroup)
   .addError(BadRequest)
   .addError(ServiceUnavailable)
   .prefix("/v1")

@@ -25,7 +25,8 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   contentReview: "The review lane: contributions waiting for an administrator, and the decisions that move them.",
   knowledge:
     "The knowledge graph: 14 categories hold spaces, spaces hold topics, topics hold items (processes, policies, facts) with the evidence they came from. Only the live graph, and only what the caller can read.",
-  search: "Full-text search over topics and content chapters the caller can read, with highlighted snippets and typo tolerance."
+  search: "Full-text search over topics and content chapters the caller can read, with highlighted snippets and typo tolerance.",
+  narration: "Voice narration: text to MP3 speech with word timings, against a monthly character allowance per organization."
 }
 
 /** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */

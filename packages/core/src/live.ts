@@ -9,6 +9,8 @@ import { Videos } from "./intake/videos.js"
 import { KnowledgeGraph } from "./knowledge/service.js"
 import { Me } from "./me/service.js"
 import { Members } from "./members/service.js"
+import { NarrationReaperLive } from "./narration/reaper.js"
+import { Narration } from "./narration/service.js"
 import { ContentProcessing } from "./processing/service.js"
 import { RateLimiter } from "./rate-limits/service.js"
 import { RateLimitSweepLive } from "./rate-limits/sweep.js"
@@ -17,8 +19,8 @@ import { Teams } from "./teams/service.js"
 
 /**
  * Every domain service, for any transport (HTTP, MCP, jobs). Needs a
- * SqlClient, and the outside-world ports adding content uses (PageFetcher,
- * VideoCatalog from @tks/adapters), which the composition provides.
+ * SqlClient, and the outside-world ports (PageFetcher, VideoCatalog and
+ * SpeechSynthesizer from @tks/adapters), which the composition provides.
  */
 export const CoreLive = Layer.mergeAll(
   Administration.Default,
@@ -35,5 +37,7 @@ export const CoreLive = Layer.mergeAll(
   Videos.Default,
   ContentReview.Default,
   KnowledgeGraph.Default,
-  Search.Default
+  Search.Default,
+  Narration.Default,
+  NarrationReaperLive
 )

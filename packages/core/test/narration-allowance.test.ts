@@ -192,7 +192,7 @@ layer(NarrationTestLayer, { excludeTestServices: true })("the narration allowanc
       const burster = narrating(org.actor("reader15"))
       for (let i = 0; i < 20; i++) yield* narration.synthesize(burster, request(`Line ${i}`))
       const error = yield* Effect.flip(narration.synthesize(burster, request("One more")))
-      expect(error._tag).toBe("TooManyRequests")
+      expect(error._tag).toBe("NarrationTooQuick")
       expect(error).not.toHaveProperty("code")
       expect("retryAfterSeconds" in error && error.retryAfterSeconds).toBeGreaterThanOrEqual(1)
       // Refused before reserving: only the 20 spoken count.

@@ -14,6 +14,7 @@ import type { OrgFixtureInput } from "../src/org-import/schema.js"
  * | viewer | viewer | narration:synthesize | an ordinary member narrating |
  * | external | external | narration:synthesize | holds the scope but not the permission (403) |
  * | unscoped | viewer | content:write | the permission but not the scope (403) |
+ * | expired, revoked | admin | narration:synthesize | a token that expired in 2020; one the server tests revoke |
  * | reader01 ... reader20 | viewer | narration:synthesize | many people sharing one allowance; each has their own burst limit |
  *
  * **quiet**: a second organization whose admin (`quinn`) narrates against an
@@ -38,6 +39,8 @@ export const narrators: OrgFixtureInput = {
     person("viewer", "viewer"),
     person("external", "external"),
     person("unscoped", "viewer", { tokenScopes: ["content:write"] }),
+    person("expired", "admin", { ...narrate, tokenExpiresAt: "2020-01-01T00:00:00.000Z" }),
+    person("revoked", "admin"),
     ...readerKeys.map((key) => person(key, "viewer"))
   ]
 }

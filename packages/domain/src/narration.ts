@@ -1,5 +1,6 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
+import { Timestamp } from "./common.js"
 import { characterCount } from "./intake.js"
 import { storableText } from "./text.js"
 
@@ -84,7 +85,7 @@ export const NarrationUsage = Schema.Struct({
   used: Schema.Int.annotations({ description: "Characters counted this month, those reserved by narrations still running included" }),
   reserved: Schema.Int.annotations({ description: "Of `used`, characters reserved by narrations still running" }),
   remaining: Schema.Int,
-  resetsAt: Schema.String.annotations({ description: "When the next month's allowance starts (ISO 8601, UTC)" }),
+  resetsAt: Timestamp.annotations({ description: "When the next month's allowance starts (ISO 8601 in UTC with milliseconds)" }),
   requests: Schema.Struct({
     completed: Schema.Int,
     providerFailed: Schema.Int.annotations({ description: "The provider produced nothing; the characters were given back" }),
@@ -114,6 +115,27 @@ export class NarrationProviderFailed extends Schema.TaggedError<NarrationProvide
     status: 503,
     description:
       "NARRATION_PROVIDER_FAILED: the speech provider gave no usable audio. Nothing is counted (charactersCounted 0) unless the message says otherwise: audio whose word timings cannot be read keeps its characters counted."
+  })
+) {}
+
+/**
+ * SPEC 7: "Narration 429 without a code means too many requests too
+ * quickly": the per-token burst limit, told apart from the allowance's
+ * NARRATION_QUOTA_EXCEEDED by having no `code`. Retry-After is set.
+ */
+export class NarrationTooQuick extends Schema.TaggedError<NarrationTooQuick>()(
+  "NarrationTooQuick",
+  {
+    message: Schema.String,
+    /** The limit that refused the call, in requests per window. */
+    limit: Schema.Int,
+    /** Whole seconds until that window ends; also sent as `Retry-After`. */
+    retryAfterSeconds: Schema.Int
+  },
+  HttpApiSchema.annotations({
+    status: 429,
+    description:
+      "Too many narration requests from this access token too quickly (20 in 10 seconds, 300 an hour): a 429 without a `code` (SPEC 7). Retry after `Retry-After` seconds; nothing was counted."
   })
 ) {}
 

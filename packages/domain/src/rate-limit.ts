@@ -13,12 +13,8 @@ export const RATE_LIMITED = "RATE_LIMITED"
 export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
   "TooManyRequests",
   {
-    /**
-     * RATE_LIMITED, or the limit's own code (REVIEW_SUBMISSION_LIMIT_REACHED,
-     * NARRATION_QUOTA_EXCEEDED). Absent on narration's per-token limit: SPEC 7
-     * says a narration 429 without a code means too many requests too quickly.
-     */
-    code: Schema.optional(Schema.String),
+    /** RATE_LIMITED, or the limit's own code (REVIEW_SUBMISSION_LIMIT_REACHED, NARRATION_QUOTA_EXCEEDED). */
+    code: Schema.String.pipe(Schema.propertySignature, Schema.withConstructorDefault(() => RATE_LIMITED)),
     message: Schema.String,
     /** The limit that refused the call, in calls (or the rule's unit) per window. */
     limit: Schema.Int,
@@ -28,7 +24,7 @@ export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
   HttpApiSchema.annotations({
     status: 429,
     description:
-      "Over a rate limit or allowance. `Retry-After` (and `retryAfterSeconds`) says in how many seconds to retry; nothing was done or counted. `code` is RATE_LIMITED or the limit's own (REVIEW_SUBMISSION_LIMIT_REACHED, NARRATION_QUOTA_EXCEEDED); a narration 429 without a code means too many requests too quickly."
+      "Over a rate limit or allowance. `Retry-After` (and `retryAfterSeconds`) says in how many seconds to retry; nothing was done or counted. `code` is RATE_LIMITED or the limit's own (REVIEW_SUBMISSION_LIMIT_REACHED, NARRATION_QUOTA_EXCEEDED)."
   })
 ) {}
 

@@ -1,5 +1,6 @@
 import { HttpLayerRouter, type HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { Config, Effect, type Scope } from "effect"
+import { Config, Duration, Effect, type Scope } from "effect"
+import { NarrationSettings } from "@tks/core/narration/settings"
 import { BodyLimitConfig, limitBody } from "./body-limit.js"
 import { withCompression } from "./compression.js"
 import { RequestTimeoutConfig, withDeadline } from "./deadline.js"
@@ -10,13 +11,17 @@ import { withRequestId } from "./request-id.js"
 import { refuseInvalidText } from "./request-text.js"
 import { HttpsConfig, withSecurityHeaders } from "./security-headers.js"
 
-/** The environment the edge reads: CORS_ORIGINS, BODY_LIMIT_BYTES, PUBLIC_URL, REQUEST_TIMEOUT_MS. */
+/** The environment the edge reads: CORS_ORIGINS, BODY_LIMIT_BYTES, PUBLIC_URL, REQUEST_TIMEOUT_MS, NARRATION_SPEECH_TIMEOUT_MS. */
 export const EdgeConfig = Config.all({
   corsOrigins: CorsOriginsConfig,
   bodyLimit: BodyLimitConfig,
   https: HttpsConfig,
-  requestTimeout: RequestTimeoutConfig
+  requestTimeout: RequestTimeoutConfig,
+  narration: NarrationSettings
 })
+
+/** Narration waits for speech up to NARRATION_SPEECH_TIMEOUT_MS, then answers its own 503: its deadline is later. */
+const NARRATION_PATH = "/v1/narration/synthesize"
 
 export interface EdgeOptions {
   /** Every route the router has, for 405 `Allow` and CORS preflight. */
@@ -35,7 +40,8 @@ export interface EdgeOptions {
  * 4. CORS: preflight answered here; headers on every answer, errors included;
  * 5. error bodies: every failure and every bodiless error becomes JSON;
  * 6. path and query text check (400), 7. body size limit (413),
- * 8. wrong method on a known path (405), 9. the request deadline (503) -- then the router.
+ * 8. wrong method on a known path (405), 9. the request deadline (503; narration's is
+ *    its speech timeout plus 5 s) -- then the router.
  */
 export const EdgeLive = (options: EdgeOptions) =>
   HttpLayerRouter.middleware(
@@ -45,7 +51,10 @@ export const EdgeLive = (options: EdgeOptions) =>
       const securityHeaders = withSecurityHeaders({ https: config.https, docsPaths: options.docsPaths })
       const bodyLimit = limitBody(config.bodyLimit)
       const wrongMethod = answerWrongMethod(allowedMethods)
-      const deadline = withDeadline(config.requestTimeout)
+      const deadline = withDeadline(
+        config.requestTimeout,
+        new Map([[NARRATION_PATH, Duration.max(config.requestTimeout, Duration.sum(config.narration.speechTimeout, Duration.seconds(5)))]])
+      )
       return (
         app: Effect.Effect<HttpServerResponse.HttpServerResponse, HttpLayerRouter.unhandled>
       ): Effect.Effect<

@@ -11,6 +11,7 @@ import { DocumentsHandlers } from "./handlers/documents.js"
 import { KnowledgeHandlers } from "./handlers/knowledge.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
+import { NarrationHandlers } from "./handlers/narration.js"
 import { SearchHandlers } from "./handlers/search.js"
 import { TeamsHandlers } from "./handlers/teams.js"
 import { VideosHandlers } from "./handlers/videos.js"
@@ -30,7 +31,8 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     VideosHandlers,
     ContentReviewHandlers,
     KnowledgeHandlers,
-    SearchHandlers
+    SearchHandlers,
+    NarrationHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )

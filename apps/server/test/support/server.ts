@@ -14,6 +14,7 @@ import { workersLayer } from "../../src/workers.js"
 import { TestAdaptersLive } from "./adapters.js"
 import type { PageFetcher } from "@tks/adapters/page-fetch/port"
 import type { VideoCatalog } from "@tks/adapters/video/port"
+import type { SpeechSynthesizer } from "@tks/adapters/speech/port"
 
 /**
  * The job workers, as the server runs them, with the deterministic test
@@ -35,7 +36,7 @@ const TestWorkersLive = workersLayer({
  * free loopback port, over a fresh, migrated test database (embedded PGlite,
  * or TEST_DATABASE_URL). Use with `layer(TestServerLive, { excludeTestServices: true })`.
  */
-export const testServerWith = <E>(adapters: Layer.Layer<PageFetcher | VideoCatalog, E>) =>
+export const testServerWith = <E>(adapters: Layer.Layer<PageFetcher | VideoCatalog | SpeechSynthesizer, E>) =>
   HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default, TestWorkersLive)),
     Layer.provideMerge(adapters),

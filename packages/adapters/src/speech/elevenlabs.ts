@@ -30,7 +30,7 @@ export const ElevenLabsConfig: Config.Config<ElevenLabsSettings> = Config.all({
   apiKey: Config.redacted("ELEVENLABS_API_KEY"),
   modelId: Config.string("ELEVENLABS_MODEL_ID").pipe(Config.withDefault("eleven_multilingual_v2")),
   // 1000 characters take the service several seconds.
-  timeout: positiveInteger("ELEVENLABS_TIMEOUT_MS", 60_000).pipe(Config.map(Duration.millis)),
+  timeout: positiveInteger("ELEVENLABS_TIMEOUT_MS", 20_000).pipe(Config.map(Duration.millis)),
   retryDelay: Config.succeed(Duration.millis(500))
 })
 

@@ -33,7 +33,7 @@ export const encoderDelaySeconds = 1105 / 44_100
 /** SPEECH_WORKERS (threads, default one fewer than the CPUs, 1 to 4) and SPEECH_TIMEOUT_MS (per job, default 60 s). */
 export const LocalSpeechConfig: Config.Config<SpeechEngineSettings> = Config.all({
   workers: positiveInteger("SPEECH_WORKERS", defaultWorkerCount()),
-  jobTimeout: positiveInteger("SPEECH_TIMEOUT_MS", 60_000).pipe(Config.map(Duration.millis)),
+  jobTimeout: positiveInteger("SPEECH_TIMEOUT_MS", 30_000).pipe(Config.map(Duration.millis)),
   idleTimeout: Config.succeed(Duration.minutes(5))
 })
 

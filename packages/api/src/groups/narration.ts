@@ -6,6 +6,7 @@ import {
   NarrationProviderFailed,
   NarrationRequest,
   narrationTextMaxCharacters,
+  NarrationTooQuick,
   narrationVoiceIds,
   NarrationUsage
 } from "@tks/domain/narration"
@@ -24,13 +25,14 @@ export class NarrationGroup extends HttpApiGroup.make("narration")
       .addSuccess(Narration)
       .addError(Forbidden)
       .addError(TooManyRequests)
+      .addError(NarrationTooQuick)
       .addError(NarrationProviderFailed)
       .annotate(OpenApi.Summary, "Turn text into speech with word timings")
       .annotate(
         OpenApi.Description,
         `Speaks \`text\` (trimmed, then 1 to ${narrationTextMaxCharacters} characters) in \`voiceId\` (one of ${narrationVoiceIds.join(", ")}; default the first). Answers {audio: {base64, format: mp3_44100_128, mimeType: audio/mpeg}, words: [{word, start, end}], characters}: an MP3 (MPEG-1 Layer III, 44.1 kHz, 128 kbps), one word entry per whitespace-delimited run of the text as sent (punctuation attached, digits kept) with its start and end in seconds from the start of the audio, and the characters counted.\n\n` +
           `**Allowance:** ${allowance} characters per organization per UTC calendar month, shared by all its people. The characters are reserved before speech is made; over the allowance, 429 with code NARRATION_QUOTA_EXCEEDED and Retry-After set to the seconds until the next UTC month. If the provider produces nothing, the reservation is given back (503 NARRATION_PROVIDER_FAILED, charactersCounted 0); if audio comes back whose word timings cannot be read, the characters stay counted and the answer is 503 NARRATION_PROVIDER_FAILED saying so (charactersCounted > 0).\n\n` +
-          "**Too quickly:** 20 requests in any 10 seconds and 300 an hour per access token; past it, 429 without a code, with Retry-After.\n\nNeither the text nor the audio is stored; a record of the request (token, characters, outcome, time) is kept."
+          "**Too quickly:** 20 requests in any 10 seconds and 300 an hour per access token; past it, 429 without a code (NarrationTooQuick), with Retry-After.\n\nNeither the text nor the audio is stored; a record of the request (token, characters, outcome, time) is kept."
       )
       .pipe(requires(policies.narration.synthesize))
   )

@@ -11,6 +11,7 @@ import {
   NarrationProviderFailed,
   type Narration as NarrationAnswer,
   type NarrationRequest,
+  NarrationTooQuick,
   type NarrationUsage,
   secondsUntilNextMonth,
   wordTimingsProblem
@@ -20,8 +21,10 @@ import { TooManyRequests } from "@tks/domain/rate-limit"
 import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
 import { SpecRules } from "../rate-limits/rules.js"
 import { RateLimiter } from "../rate-limits/service.js"
-import { NarrationRepo } from "./repo.js"
+import { NarrationRepo, type Reservation } from "./repo.js"
 import { NarrationSettings } from "./settings.js"
+
+type Reserved = Extract<Reservation, { _tag: "Reserved" }>
 
 const quotaExceeded = (nowMs: number) => {
   const retryAfterSeconds = secondsUntilNextMonth(nowMs)
@@ -89,7 +92,9 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
     const synthesize = Effect.fn("Narration.synthesize")(
       function*(access: Access, request: NarrationRequest, report: ReportLimit = reportNothing) {
         const { actor } = access
-        yield* report(limiter.consume(SpecRules.narration, { organizationId: actor.organizationId, key: actor.tokenId }))
+        yield* report(limiter.consume(SpecRules.narration, { organizationId: actor.organizationId, key: actor.tokenId })).pipe(
+          Effect.catchTag("TooManyRequests", (refused) => new NarrationTooQuick({ message: refused.message, limit: refused.limit, retryAfterSeconds: refused.retryAfterSeconds }))
+        )
         const voiceId = request.voiceId ?? defaultVoiceId
         const characters = characterCount(request.text)
         const spoken = yield* Effect.acquireUseRelease(
@@ -100,9 +105,12 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
             characters,
             voiceId,
             provider: speech.provider
-          }).pipe(Effect.flatMap((reservation) =>
-            reservation._tag === "Refused" ? Effect.fail(quotaExceeded(reservation.nowMs)) : Effect.succeed(reservation)
-          )),
+          }).pipe(Effect.flatMap((reservation): Effect.Effect<Reserved, TooManyRequests> => {
+            if (reservation._tag === "Reserved") return Effect.succeed(reservation)
+            // Reported like any limit (HTTP: Retry-After until the next UTC month).
+            const refusal = quotaExceeded(reservation.nowMs)
+            return report(Effect.fail(refusal)).pipe(Effect.zipRight(Effect.fail(refusal)))
+          })),
           () => speak(request.text, voiceId),
           (reservation, exit) => settle(actor.organizationId, reservation.requestId, exit)
         ).pipe(

@@ -14,8 +14,8 @@ import type { RateLimitWindow } from "@tks/domain/rate-limit"
 export interface RateLimitRule {
   readonly name: string
   readonly windows: ReadonlyArray<RateLimitWindow>
-  /** The 429's `code`: RATE_LIMITED when absent; null for a 429 without a code (SPEC 7, narration). */
-  readonly code?: string | null
+  /** The 429's `code`; RATE_LIMITED when absent. */
+  readonly code?: string
   /** The 429's `message`; a generic sentence naming the retry delay when absent. */
   readonly message?: string
 }
@@ -78,13 +78,12 @@ export const SpecRules = {
    * Narration requests per access token: 20 in any 10 seconds and 300 an
    * hour (SPEC 8 names no numbers). Enough for a reader narrating paragraph
    * after paragraph, or spending the month's allowance in a few minutes;
-   * a burst past it is "too many requests too quickly", a 429 without a code
-   * (SPEC 7), apart from the allowance's NARRATION_QUOTA_EXCEEDED.
+   * a burst past it is "too many requests too quickly", which the narration
+   * service answers as SPEC 7's 429 without a code (NarrationTooQuick).
    */
   narration: defineRule({
     name: "narration",
     windows: [{ seconds: 10, limit: 20 }, perHour(300)],
-    code: null,
-    message: "Too many narration requests for this access token too quickly"
+    message: "Too many narration requests from this access token too quickly"
   })
 } as const

@@ -1,5 +1,5 @@
 import { Duration, Effect, Schedule } from "effect"
-import { judge, RATE_LIMITED, type RateLimitDecision, type RateLimitWindow, TooManyRequests, type Verdict } from "@tks/domain/rate-limit"
+import { judge, type RateLimitDecision, type RateLimitWindow, TooManyRequests, type Verdict } from "@tks/domain/rate-limit"
 import { LocalCounts } from "./local-counts.js"
 import { RateLimitRepo } from "./repo.js"
 import { REQUESTS_PER_TOKEN, type RateLimitRule, RequestsPerMinute } from "./rules.js"
@@ -19,7 +19,7 @@ export interface RateLimiterSettings {
 
 const refusal = (rule: Pick<RateLimitRule, "code" | "message">, verdict: Extract<Verdict, { _tag: "Refused" }>) =>
   new TooManyRequests({
-    ...(rule.code === null ? {} : { code: rule.code ?? RATE_LIMITED }),
+    ...(rule.code === undefined ? {} : { code: rule.code }),
     message: rule.message ?? `Too many requests; retry in ${verdict.retryAfterSeconds} s`,
     limit: verdict.limit,
     retryAfterSeconds: verdict.retryAfterSeconds

@@ -1,0 +1,14 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "@tks/api/api"
+import { Narration } from "@tks/core/narration/service"
+import { asCaller } from "../as-caller.js"
+import { withRateLimitHeaders } from "../rate-limit.js"
+
+export const NarrationHandlers = HttpApiBuilder.group(Api, "narration", (handlers) =>
+  Effect.gen(function*() {
+    const narration = yield* Narration
+    return handlers
+      .handle("synthesize", ({ payload }) => asCaller((access) => narration.synthesize(access, payload, withRateLimitHeaders)))
+      .handle("usage", () => asCaller((access) => narration.usage(access)))
+  }))
