@@ -11,6 +11,8 @@ describe("the banner's ready-to-paste calls", () => {
     const lines = curlLines(banner("http://localhost:3000", tokens, { production: false }))
     const auth = "curl -s -H 'Authorization: Bearer tks_ben_secret'"
     expect(lines).toContain(`${auth} 'http://localhost:3000/v1/content?limit=5'`)
+    expect(lines).toContain(`${auth} -H 'content-type: application/json' -d '{"text": "Welcome to Acme Logistics."}' http://localhost:3000/v1/narration/synthesize`)
+    expect(lines).toContain(`${auth} http://localhost:3000/v1/narration/usage`)
     expect(lines).toContain(`${auth} 'http://localhost:3000/v1/search?query=forklift'`)
     expect(lines).toContain(`${auth} http://localhost:3000/v1/categories`)
     // A URL with ? or & is quoted, or the shell would read it as a glob or a background job.

@@ -52,7 +52,10 @@ export const banner = (
       "  # the library and its knowledge: the demo documents are processed in the first seconds after the first start",
       `  curl -s -H 'Authorization: Bearer ${admin}' '${baseUrl}/v1/content?limit=5'`,
       `  curl -s -H 'Authorization: Bearer ${admin}' '${baseUrl}/v1/search?query=${searchWord}'`,
-      `  curl -s -H 'Authorization: Bearer ${admin}' ${baseUrl}/v1/categories`
+      `  curl -s -H 'Authorization: Bearer ${admin}' ${baseUrl}/v1/categories`,
+      "  # narration: MP3 (base64) with word timings, against the month's allowance",
+      `  curl -s -H 'Authorization: Bearer ${admin}' -H 'content-type: application/json' -d '{"text": "Welcome to Acme Logistics."}' ${baseUrl}/v1/narration/synthesize`,
+      `  curl -s -H 'Authorization: Bearer ${admin}' ${baseUrl}/v1/narration/usage`
     )
   }
   lines.push("")
