@@ -2,6 +2,7 @@ import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { Timestamp } from "./common.js"
 import { characterCount } from "./intake.js"
+import { refusalFields } from "./rate-limit.js"
 import { storableText } from "./text.js"
 
 /**
@@ -125,13 +126,7 @@ export class NarrationProviderFailed extends Schema.TaggedError<NarrationProvide
  */
 export class NarrationTooQuick extends Schema.TaggedError<NarrationTooQuick>()(
   "NarrationTooQuick",
-  {
-    message: Schema.String,
-    /** The limit that refused the call, in requests per window. */
-    limit: Schema.Int,
-    /** Whole seconds until that window ends; also sent as `Retry-After`. */
-    retryAfterSeconds: Schema.Int
-  },
+  refusalFields,
   HttpApiSchema.annotations({
     status: 429,
     description:

@@ -10,16 +10,21 @@ import { Schema } from "effect"
 /** The stable code of a plain rate-limit 429; rules may answer with their own (e.g. REVIEW_SUBMISSION_LIMIT_REACHED). */
 export const RATE_LIMITED = "RATE_LIMITED"
 
+/** What every 429 body says besides its `code`: why, the limit, and when to retry. */
+export const refusalFields = {
+  message: Schema.String,
+  /** The limit that refused the call, in calls (or the rule's unit) per window. */
+  limit: Schema.Int,
+  /** Whole seconds until that window ends; also sent as `Retry-After`. */
+  retryAfterSeconds: Schema.Int
+}
+
 export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
   "TooManyRequests",
   {
     /** RATE_LIMITED, or the limit's own code (REVIEW_SUBMISSION_LIMIT_REACHED, NARRATION_QUOTA_EXCEEDED). */
     code: Schema.String.pipe(Schema.propertySignature, Schema.withConstructorDefault(() => RATE_LIMITED)),
-    message: Schema.String,
-    /** The limit that refused the call, in calls (or the rule's unit) per window. */
-    limit: Schema.Int,
-    /** Whole seconds until that window ends; also sent as `Retry-After`. */
-    retryAfterSeconds: Schema.Int
+    ...refusalFields
   },
   HttpApiSchema.annotations({
     status: 429,

@@ -1,4 +1,3 @@
-import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Authenticator } from "@tks/core/auth/service"
 import type { ImportResult } from "@tks/core/org-import/schema"
@@ -51,21 +50,4 @@ export const narratorsOnce = Effect.suspend(() =>
 export const synthesize = (token: string | undefined, body: unknown) =>
   raw("POST", "/v1/narration/synthesize", { token, body: JSON.stringify(body) })
 
-/** Sets this UTC month's count of an organization, as if that much had been narrated already, and forgets its request records. */
-export const startMonthAt = (orgId: string, used: number) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql`DELETE FROM narration_requests WHERE org_id = ${orgId}`
-    yield* sql`
-      INSERT INTO narration_allowances (org_id, month, used) VALUES (${orgId}, date_trunc('month', now() AT TIME ZONE 'UTC')::date, ${used})
-      ON CONFLICT (org_id, month) DO UPDATE SET used = excluded.used`
-  })
-
-/** This UTC month's count of an organization. */
-export const usedThisMonth = (orgId: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ used: number }>`
-      SELECT used FROM narration_allowances WHERE org_id = ${orgId} AND month = date_trunc('month', now() AT TIME ZONE 'UTC')::date`
-    return rows[0]?.used ?? 0
-  })
+export { startMonthAt, usedThisMonth } from "../../../../packages/core/test/support/narration-rows.js"

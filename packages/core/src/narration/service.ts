@@ -62,10 +62,10 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
           onTimeout: () => new SpeechFailed({ reason: "no speech within NARRATION_SPEECH_TIMEOUT_MS" })
         }),
         // Every provider's timings are held to SPEC 4.9's rules here, whatever the adapter checked.
-        Effect.filterOrFail(
-          (spoken: Speech) => wordTimingsProblem(text, spoken.words, spoken.durationSeconds) === undefined,
-          (spoken) => new SpeechTimingsUnreadable({ reason: wordTimingsProblem(text, spoken.words, spoken.durationSeconds)! })
-        )
+        Effect.flatMap((spoken: Speech) => {
+          const problem = wordTimingsProblem(text, spoken.words, spoken.durationSeconds)
+          return problem === undefined ? Effect.succeed(spoken) : Effect.fail(new SpeechTimingsUnreadable({ reason: problem }))
+        })
       )
 
     const settle = (orgId: string, requestId: string, exit: Exit.Exit<Speech, SpeechFailed | SpeechTimingsUnreadable>) => {

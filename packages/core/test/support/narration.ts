@@ -1,5 +1,4 @@
-import { SqlClient } from "@effect/sql"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Layer } from "effect"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { narrators, quiet } from "@tks/core/testing/narrators"
 import type { Actor } from "@tks/domain/actor"
@@ -29,30 +28,4 @@ export const narratorsOnce = () => importedOnce({ narrators, quiet })
 /** The narration policy's access for an actor (a denial fails the test). */
 export const narrating = (actor: Actor) => allowed(actor, policies.narration.synthesize)
 
-/** The organization's allowance row for this UTC month (0 when there is none). */
-export const usedThisMonth = (orgId: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ used: number }>`
-      SELECT used FROM narration_allowances WHERE org_id = ${orgId} AND month = date_trunc('month', now() AT TIME ZONE 'UTC')::date`
-    return rows[0]?.used ?? 0
-  })
-
-/** Sets this month's count, as if `used` characters had been narrated already, and forgets earlier requests. */
-export const startMonthAt = (orgId: string, used: number) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql`DELETE FROM narration_requests WHERE org_id = ${orgId}`
-    yield* sql`
-      INSERT INTO narration_allowances (org_id, month, used) VALUES (${orgId}, date_trunc('month', now() AT TIME ZONE 'UTC')::date, ${used})
-      ON CONFLICT (org_id, month) DO UPDATE SET used = excluded.used`
-  })
-
-/** The organization's request records, oldest first. */
-export const requestRecords = (orgId: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    return yield* sql<{ id: string; outcome: string; characters: number; token_id: string; user_id: string; voice_id: string; provider: string; settled: boolean }>`
-      SELECT id, outcome, characters, token_id, user_id, voice_id, provider, settled_at IS NOT NULL AS settled
-      FROM narration_requests WHERE org_id = ${orgId} ORDER BY requested_at, id`
-  })
+export { requestRecords, startMonthAt, usedThisMonth } from "./narration-rows.js"
