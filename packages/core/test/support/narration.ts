@@ -1,4 +1,4 @@
-import { ConfigProvider, Layer } from "effect"
+import { ConfigProvider, Layer, Logger, LogLevel } from "effect"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { narrators, quiet } from "@tks/core/testing/narrators"
 import type { Actor } from "@tks/domain/actor"
@@ -20,7 +20,9 @@ const settings = ConfigProvider.fromMap(new Map([["NARRATION_SPEECH_TIMEOUT_MS",
 export const NarrationTestLayer = Layer.mergeAll(FixtureImporter.Default, Narration.Default, NarrationRepo.Default).pipe(
   Layer.provide(speech.layer),
   Layer.provideMerge(TestDatabaseLive),
-  Layer.provide(Layer.setConfigProvider(settings))
+  Layer.provide(Layer.setConfigProvider(settings)),
+  // The failures these tests cause on purpose are logged as warnings.
+  Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
 )
 
 export const narratorsOnce = () => importedOnce({ narrators, quiet })
