@@ -1,4 +1,4 @@
-import { Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
 import { type Speech, SpeechFailed, SpeechSynthesizer, SpeechTimingsUnreadable } from "@tks/adapters/speech/port"
 import { characterCount } from "@tks/domain/intake"
 import {
@@ -14,6 +14,7 @@ import {
   NarrationTooQuick,
   type NarrationUsage,
   secondsUntilNextMonth,
+  type VoiceId,
   wordTimingsProblem
 } from "@tks/domain/narration"
 import type { Access } from "@tks/domain/policy"
@@ -55,7 +56,7 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
     const speech = yield* SpeechSynthesizer
     const settings = yield* NarrationSettings
 
-    const speak = (text: string, voiceId: NarrationRequest["voiceId"] & {}) =>
+    const speak = (text: string, voiceId: VoiceId) =>
       speech.synthesize({ text, voiceId }).pipe(
         Effect.timeoutFail({
           duration: settings.speechTimeout,
@@ -72,9 +73,9 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
       const settled = Exit.match(exit, {
         onSuccess: () => repo.keep(orgId, requestId, "COMPLETED"),
         onFailure: (cause) => {
-          if (Exit.isInterrupted(exit)) return repo.giveBack(orgId, requestId, "CANCELLED")
-          const error = cause._tag === "Fail" ? cause.error : undefined
-          return error instanceof SpeechTimingsUnreadable
+          if (Cause.isInterruptedOnly(cause)) return repo.giveBack(orgId, requestId, "CANCELLED")
+          // Audio came back: kept. Anything else (no audio, a timeout, a defect) is given back.
+          return Option.exists(Cause.failureOption(cause), (error) => error._tag === "SpeechTimingsUnreadable")
             ? repo.keep(orgId, requestId, "TIMINGS_UNREADABLE")
             : repo.giveBack(orgId, requestId, "PROVIDER_FAILED")
         }
