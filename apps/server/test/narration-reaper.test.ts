@@ -4,6 +4,7 @@ import { Effect, Layer, Logger, LogLevel } from "effect"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import { narrators } from "@tks/core/testing/narrators"
 import { loopbackServer } from "../../../packages/adapters/test/support/loopback-server.js"
+import { startMonthAt, usedThisMonth } from "./support/narrators.js"
 import { startServerProcess, stop, waitReady } from "./support/server-process.js"
 import { SharedDatabaseLive, SharedDatabaseUrl } from "./support/shared-database.js"
 
@@ -30,8 +31,7 @@ layer(TestLayer, { excludeTestServices: true })("narration reservations of reque
       const org = yield* Effect.orDie(importer.importOrganization(narrators))
       const sql = yield* SqlClient.SqlClient
       const url = yield* SharedDatabaseUrl
-      yield* sql`INSERT INTO narration_allowances (org_id, month, used)
-                 VALUES (${org.organizationId}, date_trunc('month', now() AT TIME ZONE 'UTC')::date, 5000)`
+      yield* startMonthAt(org.organizationId, 5000)
       // A speech provider that takes the request and never answers.
       const asked: Array<string> = []
       const provider = yield* loopbackServer({
@@ -54,8 +54,7 @@ layer(TestLayer, { excludeTestServices: true })("narration reservations of reque
       }).catch(() => undefined)
       const reservations = sql<{ id: string; outcome: string }>`SELECT id, outcome FROM narration_requests WHERE org_id = ${org.organizationId}`
       yield* waitFor(reservations, (rows) => rows.length === 1 && rows[0]!.outcome === "RESERVED")
-      const used = sql<{ used: number }>`SELECT used FROM narration_allowances WHERE org_id = ${org.organizationId}`
-      expect(yield* used).toEqual([{ used: 5000 + text.length }])
+      expect(yield* usedThisMonth(org.organizationId)).toBe(5000 + text.length)
       yield* waitFor(Effect.succeed(asked), (rows) => rows.length === 1)
 
       // The process dies with the request; nothing settles it.
@@ -70,7 +69,7 @@ layer(TestLayer, { excludeTestServices: true })("narration reservations of reque
       })
       expect(yield* waitReady(survivor), survivor.stderr()).toBe(true)
       yield* waitFor(reservations, (rows) => rows[0]?.outcome === "EXPIRED")
-      expect(yield* used).toEqual([{ used: 5000 }])
+      expect(yield* usedThisMonth(org.organizationId)).toBe(5000)
       expect(survivor.stdout()).toMatch(/gave back 36 characters of 1 narration reservation/)
       expect(yield* stop(survivor)).toBe(0)
     }), { timeout: 120_000 })

@@ -4,6 +4,7 @@ import { Effect, Layer, Logger, LogLevel } from "effect"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import { narrators, readerKeys } from "@tks/core/testing/narrators"
 import { narrationMonthlyAllowance } from "@tks/domain/narration"
+import { startMonthAt, usedThisMonth } from "./support/narrators.js"
 import { type ServerProcess, startServerProcess, stop, waitReady } from "./support/server-process.js"
 import { SharedDatabaseLive, SharedDatabaseUrl } from "./support/shared-database.js"
 
@@ -40,9 +41,7 @@ layer(TestLayer, { excludeTestServices: true })("the narration allowance across 
         const org = yield* Effect.orDie(importer.importOrganization(narrators))
         const sql = yield* SqlClient.SqlClient
         const room = 2_000
-        yield* sql`
-          INSERT INTO narration_allowances (org_id, month, used)
-          VALUES (${org.organizationId}, date_trunc('month', now() AT TIME ZONE 'UTC')::date, ${narrationMonthlyAllowance - room})`
+        yield* startMonthAt(org.organizationId, narrationMonthlyAllowance - room)
         const [a, b] = yield* Effect.all([startInstance, startInstance], { concurrency: 2 })
         const text = "Read the safety notes before every shift starts."
         const fits = Math.floor(room / text.length)
@@ -65,11 +64,9 @@ layer(TestLayer, { excludeTestServices: true })("the narration allowance across 
         }
         // Which instance wins the race to the allowance is up to the database: one may take all of it.
 
-        const [month] = yield* sql<{ used: number }>`
-          SELECT used FROM narration_allowances
-          WHERE org_id = ${org.organizationId} AND month = date_trunc('month', now() AT TIME ZONE 'UTC')::date`
-        expect(month!.used).toBe(narrationMonthlyAllowance - room + fits * text.length)
-        expect(month!.used).toBeLessThanOrEqual(narrationMonthlyAllowance)
+        const used = yield* usedThisMonth(org.organizationId)
+        expect(used).toBe(narrationMonthlyAllowance - room + fits * text.length)
+        expect(used).toBeLessThanOrEqual(narrationMonthlyAllowance)
         const outcomes = yield* sql<{ outcome: string; n: number }>`
           SELECT outcome, count(*)::int AS n FROM narration_requests WHERE org_id = ${org.organizationId} GROUP BY outcome ORDER BY outcome`
         expect(outcomes).toEqual([{ outcome: "COMPLETED", n: fits }, { outcome: "QUOTA_EXCEEDED", n: 200 - fits }])
