@@ -45,6 +45,18 @@ export const JobId = id("JobId")
 export type JobId = typeof JobId.Type
 export const NarrationRequestId = id("NarrationRequestId")
 export type NarrationRequestId = typeof NarrationRequestId.Type
+export const EnrollmentId = id("EnrollmentId")
+export type EnrollmentId = typeof EnrollmentId.Type
+export const ObligationId = id("ObligationId")
+export type ObligationId = typeof ObligationId.Type
+export const QuizAttemptId = id("QuizAttemptId")
+export type QuizAttemptId = typeof QuizAttemptId.Type
+export const PopQuizId = id("PopQuizId")
+export type PopQuizId = typeof PopQuizId.Type
+export const MemberReviewId = id("MemberReviewId")
+export type MemberReviewId = typeof MemberReviewId.Type
+export const NotificationId = id("NotificationId")
+export type NotificationId = typeof NotificationId.Type
 
 /** The prefix each kind of record's id carries. */
 export const IdPrefix = {
@@ -70,6 +82,13 @@ export const IdPrefix = {
   evidence: "evd",
   reviewRequest: "crr",
   job: "job",
-  narrationRequest: "nar"
+  narrationRequest: "nar",
+  enrollment: "enr",
+  obligation: "obl",
+  quizAttempt: "qat",
+  popQuiz: "pq",
+  popQuizRecipient: "pqr",
+  memberReview: "rev",
+  notification: "ntf"
 } as const
 export type IdKind = keyof typeof IdPrefix

@@ -100,6 +100,68 @@ export const policies = {
     }),
     usage: policy({ action: "read the narration allowance's usage", permission: "organization.update", reach: "admins-only" })
   },
+  lessons: {
+    list: policy({ action: "list lessons", reach: "organization" }),
+    get: policy({ action: "read a lesson", reach: "organization", denied: { notFound: "No such lesson" } }),
+    retrainingPolicy: policy({
+      action: "read a lesson's retraining policy",
+      reach: "organization",
+      denied: { notFound: "No such lesson" }
+    })
+  },
+  training: {
+    // SPEC 4.4: the connected person only; no parameter names another person.
+    myObligations: policy({ action: "list your obligations", reach: "self" }),
+    myEnrollments: policy({ action: "list your enrollments", reach: "self" }),
+    myPopQuizzes: policy({ action: "list your pop quizzes", reach: "self" }),
+    myLearningQueue: policy({ action: "read your learning queue", reach: "self" }),
+    // SPEC 4.5 rule 1: the person themselves or an organization admin; a manager cannot.
+    progress: policy({ action: "read a person's progress", reach: "admins-else-self", denied: { notFound: "No such person" } }),
+    // SPEC 4.5 rule 2: the service also lets the person's managers in, at any depth of the reporting line.
+    learningQueue: policy({
+      action: "read a person's learning queue",
+      reach: "admins-else-self",
+      denied: { notFound: "No such person" }
+    }),
+    // SPEC 4.5 rule 3: the learner's own; otherwise the review access of organization admins.
+    quizResults: policy({
+      action: "read quiz results",
+      reach: "admins-else-self",
+      denied: { notFound: "No such enrollment" }
+    }),
+    memberProgress: policy({ action: "list member progress", permission: "user.read", reach: "admins-else-self" })
+  },
+  popQuizzes: {
+    list: policy({ action: "list the organization's pop quizzes", permission: "pop-quiz.read-all", reach: "organization" }),
+    // A recipient reads their own row; organization admins every recipient; anyone else 404.
+    get: policy({ action: "read a pop quiz", reach: "admins-else-self", denied: { notFound: "No such pop quiz" } }),
+    send: policy({ action: "send a pop quiz", scope: "training:assign", reach: "admins-only" })
+  },
+  assigning: {
+    // SPEC 4.6 reach: organization admins anyone, team admins the people on their teams, anyone else themselves.
+    assign: policy({ action: "assign a lesson", scope: "training:assign", reach: "admins-teams-else-self" }),
+    unassign: policy({ action: "unassign a lesson", scope: "training:assign", reach: "admins-teams-else-self" }),
+    retrainingPolicy: policy({ action: "set a lesson's retraining policy", scope: "training:assign", reach: "admins-only" }),
+    knowledgeObligation: policy({
+      action: "create a knowledge obligation",
+      scope: "training:assign",
+      reach: "admins-teams-else-self"
+    }),
+    retrainingAssignment: policy({ action: "assign retraining", scope: "training:assign", reach: "admins-teams-else-self" }),
+    // Excusing (waive, cancel, move a due date) and confirming reviews: organization admins only.
+    waive: policy({ action: "waive an obligation", scope: "training:assign", reach: "admins-only" }),
+    cancel: policy({ action: "cancel an obligation", scope: "training:assign", reach: "admins-only" }),
+    dueDate: policy({ action: "set an obligation's due date", scope: "training:assign", reach: "admins-only" }),
+    confirmReview: policy({ action: "confirm an obligation's due date", scope: "training:assign", reach: "admins-only" })
+  },
+  learner: {
+    // The acts a learner needs that SPEC does not show (/v1/me/...): their own records only.
+    startLesson: policy({ action: "start a lesson", reach: "self", denied: { notFound: "No such lesson" } }),
+    readQuiz: policy({ action: "read your quiz", reach: "self", denied: { notFound: "No such enrollment" } }),
+    submitQuiz: policy({ action: "submit quiz answers", reach: "self", denied: { notFound: "No such enrollment" } }),
+    startPopQuiz: policy({ action: "start a pop quiz", reach: "self", denied: { notFound: "No such pop quiz" } }),
+    answerPopQuiz: policy({ action: "answer a pop quiz", reach: "self", denied: { notFound: "No such pop quiz" } })
+  },
   administration: {
     findings: policy({ action: "read findings", permission: "organization.update", reach: "organization" }),
     orgChartVerification: policy({

@@ -4,8 +4,12 @@ import { OrganizationId } from "@tks/domain/ids"
 import { newId } from "../shared/ids.js"
 import { JobWake } from "./wake.js"
 
-/** The kinds of job the workers know (issue 8 adds per-person quiz generation). */
-export type JobKind = "content.process"
+/**
+ * The kinds of job the workers know: processing new content, preparing an
+ * enrollment's quiz, writing one pop-quiz recipient's questions, and
+ * delivering one notification.
+ */
+export type JobKind = "content.process" | "quiz.prepare" | "pop-quiz.prepare" | "notification.deliver"
 
 /** A job a worker holds under a lease. `attempt` counts this run (1 for the first). */
 export interface ClaimedJob {
@@ -59,6 +63,27 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("@tks/core/JobsRepo", {
         // Inside a transaction the job is not visible yet; the workers look again shortly after (worker.ts).
         Effect.zipRight(wake.wake)
       )
+
+    /**
+     * One job per subject, set-based (one statement however many subjects),
+     * in the caller's transaction like `enqueue`: assigning a lesson to
+     * thousands of people enqueues their quizzes and notifications at once.
+     */
+    const enqueueMany = (input: {
+      readonly orgId: OrganizationId
+      readonly kind: JobKind
+      readonly subjectIds: ReadonlyArray<string>
+      readonly maxAttempts?: number
+    }) =>
+      input.subjectIds.length === 0
+        ? Effect.void
+        : sql`
+        INSERT INTO jobs (id, org_id, kind, subject_id, max_attempts)
+        SELECT 'job_' || replace(gen_random_uuid()::text, '-', ''), ${input.orgId}, ${input.kind}, subject.id, ${input.maxAttempts ?? 5}
+        FROM unnest(${[...input.subjectIds]}::text[]) AS subject(id)
+        ON CONFLICT (kind, org_id, subject_id) WHERE status IN ('PENDING', 'RUNNING') DO NOTHING`.pipe(
+          Effect.zipRight(wake.wake)
+        )
 
     /**
      * Takes the oldest due job of `kinds`: PENDING whose `run_after` has come,
@@ -132,7 +157,7 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("@tks/core/JobsRepo", {
           lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
         WHERE ${held(job, owner)}`.pipe(Effect.asVoid)
 
-    return { enqueue, claim, renew, complete, fail, release } as const
+    return { enqueue, enqueueMany, claim, renew, complete, fail, release } as const
   }),
   dependencies: [JobWake.Default]
 }) {}

@@ -4,11 +4,13 @@ import initial from "./0001_initial.js"
 import rateLimits from "./0002_rate_limits.js"
 import content from "./0003_content.js"
 import narration from "./0004_narration.js"
+import training from "./0005_training.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_initial": initial,
   "0002_rate_limits": rateLimits,
   "0003_content": content,
-  "0004_narration": narration
+  "0004_narration": narration,
+  "0005_training": training
 }

@@ -1,0 +1,42 @@
+/**
+ * What a person is told by email and text (SPEC 1, 4.6; DOMAIN
+ * "Notifications"). An act writes one notice per person into the outbox in
+ * its own transaction; the dispatcher renders and delivers it later. The
+ * wording is the product's (SPEC 6.1 leaves content open); the facts are
+ * the act's, captured when it happened.
+ */
+export type Notice =
+  | {
+    readonly _tag: "LessonAssigned"
+    readonly lessonId: string
+    readonly title: string
+    /** ISO timestamp, or null for no deadline. */
+    readonly dueDate: string | null
+  }
+  | {
+    readonly _tag: "RetrainingAssigned"
+    readonly lessonId: string
+    readonly title: string
+    readonly dueDate: string | null
+    readonly reason: string | null
+  }
+  | {
+    readonly _tag: "ObligationWaived" | "ObligationCancelled"
+    readonly lessonId: string
+    readonly title: string
+    readonly reason: string
+  }
+  | {
+    readonly _tag: "DueDateChanged"
+    readonly lessonId: string
+    readonly title: string
+    readonly dueDate: string | null
+  }
+  | {
+    readonly _tag: "PopQuizReady"
+    readonly popQuizId: string
+    readonly title: string
+    readonly dueDate: string
+  }
+
+export type NoticeKind = Notice["_tag"]
