@@ -13,19 +13,22 @@ import type { RaciRole } from "./duty.js"
  *   are on, or through a company role they hold now at a tier the duty's
  *   qualifier reaches), a duty on a space or category reaching its topics
  *   and a duty on an item reaching the item's topic;
- * - every lesson the person has an active obligation for (assigned lessons
- *   and retraining), whether or not a duty backs it.
- * A topic enters only when the reader can open it and a lesson the reader
- * can open covers it (the entry needs a lesson to start from); an assigned
- * lesson is listed by its title even when no readable topic backs it.
+ * - every topic a lesson covers that the person has an active obligation
+ *   for (assigned lessons and retraining), or whose retraining is due;
+ * - every topic the person owes directly (a topic obligation, or an item
+ *   obligation on one of its items).
+ * A topic enters only when the reader can open it and a lesson covers it
+ * that the reader can open or that the person owes (the entry needs a
+ * lesson to start from); an owed lesson no topic readable by the reader
+ * backs is listed on its own, by its title (topicId null).
  *
  * The type of an entry (DOMAIN): NEW when the person has no mastery of the
- * topic; RETRAINING when they mastered it and a retraining is due (the
+ * topic; RETRAINING when they mastered it and it is due again (the
  * retraining interval of a lesson they completed on it has passed, or they
- * owe a retraining); PARTIAL when they have some mastery and have started
- * a lesson on it that they have not finished; DEEPEN when their mastery is
- * below what their duties expect. A topic at or above the expectation with
- * nothing owed and nothing due is not in the queue.
+ * owe a lesson on it again); PARTIAL when they have some mastery and have
+ * started a lesson on it that they have not finished (or owe one); DEEPEN
+ * when their mastery is below what their duties expect. A topic at or above
+ * the expectation with nothing owed and nothing due is not in the queue.
  */
 
 export const QueueEntryType = Schema.Literal("NEW", "PARTIAL", "RETRAINING", "DEEPEN")
@@ -41,6 +44,17 @@ const masteryRank: Record<MasteryLevel, number> = { NONE: 0, PARTIAL: 1, MASTERE
 /** The RACI value an entry reports when only an assignment (no duty) puts it in the queue. */
 export const ASSIGNED = "ASSIGNED"
 
+/** `roleName` of an entry whose strongest duty the person holds directly. */
+export const PERSONAL_DUTY = "Personal duty"
+/** `roleName` of an entry only an obligation puts in the queue. */
+export const ASSIGNED_WORK = "Assigned"
+
+export const masteryBelow = (mastery: MasteryLevel, expected: MasteryLevel | null): boolean =>
+  expected !== null && masteryRank[mastery] < masteryRank[expected]
+
+/** The lower of two mastery levels (an entry standing for several topics is as far along as its least-known one). */
+export const lowerMastery = (a: MasteryLevel, b: MasteryLevel): MasteryLevel => (masteryRank[a] <= masteryRank[b] ? a : b)
+
 /**
  * The mastery a duty expects (DOMAIN): MASTERED for RESPONSIBLE and
  * ACCOUNTABLE, PARTIAL for CONSULTED and INFORMED; a holder of the role above
@@ -55,21 +69,23 @@ export interface QueueFacts {
   readonly mastery: MasteryLevel
   /** The highest mastery any of the person's duties on the topic expects; null when no duty (assignment only). */
   readonly expected: MasteryLevel | null
-  /** The person owes a lesson covering it (an active lesson obligation). */
+  /** The person owes it: an active obligation for a lesson covering it, for the topic, or for one of its items. */
   readonly owed: boolean
-  /** The owed obligation is a retraining. */
-  readonly owedRetraining: boolean
   /** A lesson they completed on it has its retraining due now. */
   readonly retrainingDue: boolean
   /** They have an enrollment in progress on a lesson covering it. */
   readonly started: boolean
 }
 
-/** The entry type for these facts, or null when the topic does not belong in the queue. */
+/**
+ * The entry type for these facts, or null when the topic does not belong in
+ * the queue. Whatever is owed is in the queue: a mastered topic owed again
+ * (assigned again, or a retraining assigned) is due again, so RETRAINING.
+ */
 export const entryType = (facts: QueueFacts): QueueEntryType | null => {
-  const below = facts.expected !== null && masteryRank[facts.mastery] < masteryRank[facts.expected]
+  const below = masteryBelow(facts.mastery, facts.expected)
   if (facts.mastery === "NONE") return below || facts.owed ? "NEW" : null
-  if (facts.mastery === "MASTERED") return facts.retrainingDue || facts.owedRetraining ? "RETRAINING" : null
+  if (facts.mastery === "MASTERED") return facts.retrainingDue || facts.owed ? "RETRAINING" : null
   // PARTIAL
   if (facts.started) return "PARTIAL"
   if (below) return "DEEPEN"
@@ -151,6 +167,55 @@ export const compareRankKeys = (a: QueueRankKey, b: QueueRankKey): number => {
     if (x > y) return 1
   }
   return 0
+}
+
+/** A rank key as a cursor carries it: checked whole before it is compared (DESIGN pitfall 17); it never reaches SQL. */
+export const QueueRankKeySchema = Schema.Tuple(
+  Schema.Int.pipe(Schema.between(0, 2)),
+  Schema.Int.pipe(Schema.between(0, 1)),
+  Schema.Int.pipe(Schema.between(-NO_DUE_DATE, NO_DUE_DATE)),
+  Schema.Int.pipe(Schema.between(0, 3)),
+  Schema.Int.pipe(Schema.between(0, 4)),
+  Schema.String,
+  Schema.String
+)
+
+/** One topic (or one owed lesson no readable topic backs) with what the queue knows about it for one person. */
+export interface QueueCandidate {
+  /** The topic's id, or the lesson's for a lesson listed on its own; unique within one queue. */
+  readonly id: string
+  readonly name: string
+  readonly facts: QueueFacts
+  readonly raci: RaciRole | typeof ASSIGNED
+  readonly required: boolean
+  /** The earliest due date of the active obligations on it, in epoch ms; null without one. */
+  readonly dueAtMs: number | null
+  readonly blocked: boolean
+}
+
+export interface RankedCandidate<C extends QueueCandidate> {
+  readonly candidate: C
+  readonly type: QueueEntryType
+  readonly priority: QueuePriority
+  readonly key: QueueRankKey
+}
+
+/** The queue: the candidates that belong in it, typed, prioritised and in rank order. */
+export const rankQueue = <C extends QueueCandidate>(candidates: ReadonlyArray<C>, nowMs: number): Array<RankedCandidate<C>> => {
+  const ranked: Array<RankedCandidate<C>> = []
+  for (const candidate of candidates) {
+    const type = entryType(candidate.facts)
+    if (type === null) continue
+    const priority = entryPriority({
+      type,
+      raci: candidate.raci,
+      required: candidate.required,
+      dueInMs: candidate.dueAtMs === null ? null : candidate.dueAtMs - nowMs
+    })
+    const key = queueRankKey({ ...candidate, priority, type })
+    ranked.push({ candidate, type, priority, key })
+  }
+  return ranked.sort((a, b) => compareRankKeys(a.key, b.key))
 }
 
 /** SPEC 2.10. */
