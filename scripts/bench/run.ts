@@ -1,6 +1,6 @@
 /**
  * `pnpm bench [--database-url URL] [--walks N] [--no-analyze] [--explain] [--people N] [--roles N]
- *   [--topics N] [--content N] [--samples N] [--only narration]`
+ *   [--topics N] [--content N] [--samples N] [--only narration|learning-queue]`
  *
  * 1. Generates a 20,000-person / 500-role organization with a knowledge graph
  *    of 5,000 topics and a library of 20,000 content records with chapters
@@ -26,7 +26,14 @@
  * 5. Narration (narration.ts): 1000-character narrations on the local speech
  *    engine, p50/p99, and GET /v1/me p99 while 4 narrations run at once.
  *
- * `--only narration` imports a 200-person organization and runs step 5 alone.
+ * 6. The learning queue (learning-queue.ts): a second organization built
+ *    around a person with 1,000 duties (learning-queue-fixture.ts); the queue
+ *    read by them, their managers and an admin, and the database time of its
+ *    statement under EXPLAIN (ANALYZE) against the 20 ms budget.
+ *
+ * `--only narration` imports a 200-person organization and runs step 5 alone;
+ * `--only learning-queue` imports only the learning-queue organization and
+ * runs step 6 alone.
  */
 import { readFileSync } from "node:fs"
 import os from "node:os"
@@ -38,6 +45,8 @@ import { baseUrl, TestServerLive } from "../../apps/server/test/support/server.j
 import { captureInto, capturingTracer, type Statement, withParameterCapture } from "./capture.js"
 import { Sql } from "./database.js"
 import { largeFixture, VIEWER_KEY } from "./import-fixture.js"
+import { learningQueueBench } from "./learning-queue.js"
+import { learningQueueFixture } from "./learning-queue-fixture.js"
 import { explainPageHundred, MEMBER_PAGES } from "./members-plan.js"
 import { narrationBench } from "./narration.js"
 import { libraryReads } from "./reads.js"
@@ -62,7 +71,10 @@ const { values: flags } = parseArgs({
 })
 
 const narrationOnly = flags.only === "narration"
-if (flags.only !== undefined && !narrationOnly) throw new Error(`--only takes "narration", not ${JSON.stringify(flags.only)}`)
+const queueOnly = flags.only === "learning-queue"
+if (flags.only !== undefined && !narrationOnly && !queueOnly) {
+  throw new Error(`--only takes "narration" or "learning-queue", not ${JSON.stringify(flags.only)}`)
+}
 
 const databaseUrl = (flags["database-url"] ?? process.env["BENCH_DATABASE_URL"] ?? "").trim()
 /** Walks of the members listing; the first is a warm-up. */
@@ -97,6 +109,7 @@ const program = Effect.gen(function*() {
   const cpus = os.cpus()
   console.log(`machine:  node ${process.version}, ${os.platform()} ${os.arch()}, ${cpus.length} CPUs (${cpus[0]?.model.trim() ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM`)
   console.log(`database: ${database}`)
+  if (queueOnly) return yield* learningQueue()
 
   // 1. Import
   const fixture = largeFixture({ people: peopleCount, roles: roleCount, topics: topicCount, content: contentCount })
@@ -262,7 +275,25 @@ const program = Effect.gen(function*() {
 
   // 5. Narration.
   yield* narration()
+
+  // 6. The learning queue.
+  yield* learningQueue()
 })
+
+/** Step 6: imports the learning-queue organization, ANALYZEs, and measures its queue reads. */
+const learningQueue = () =>
+  Effect.gen(function*() {
+    const sql = yield* Sql
+    const importer = yield* FixtureImporter
+    const started = performance.now()
+    const result = yield* importer.importOrganization(JSON.parse(JSON.stringify(learningQueueFixture())))
+    const duties = (yield* sql.unsafe<{ n: string }>("SELECT count(*)::text AS n FROM duties WHERE org_id = $1", [result.organizationId]))[0]?.n
+    console.log(`\nlearning-queue organization imported in ${((performance.now() - started) / 1000).toFixed(2)} s (${duties} duties, ${Object.keys(result.ids.topics).length} topics, ${Object.keys(result.ids.lessons).length} lessons)`)
+    yield* sql.unsafe("ANALYZE")
+    progress("learning-queue organization imported")
+    const lines = yield* learningQueueBench({ base: yield* baseUrl, sql, result, explainText: flags.explain, progress })
+    for (const line of lines) console.log(line)
+  })
 
 // TestDatabaseLive reads TEST_DATABASE_URL: the bench's server, or none (the
 // embedded database) whatever the environment says. The walks send thousands

@@ -1,5 +1,5 @@
 import type { SqlClient, Statement } from "@effect/sql"
-import { itemLive } from "../knowledge/access.js"
+import { itemAncestorsLive } from "../knowledge/access.js"
 
 /**
  * "The person holds a duty" (DOMAIN "Company roles and duties"), as SQL to
@@ -73,40 +73,32 @@ export const heldDuties = (sql: Sql, { orgId, userId }: Holder): Fragment =>
       END)`
 
 /**
- * The topics the duties of the CTE `held` (shaped as `heldDuties`) reach,
- * as `(duty_id, topic_id)` rows: a duty on a topic reaches it, on an item
- * the item's topic, on a space its topics, on a category the topics of its
- * spaces. Only the live graph: the topic and its space live, and for an
- * item duty the item and its parent items too. Who may read the topics is
- * the caller's to check.
+ * The topics the duties of the CTE `held` (shaped as `heldDuties`) reach:
+ * one row per duty and topic, with every column of `held` and `topic_id`.
+ * A duty on a topic reaches it, on an item the item's topic, on a space its
+ * topics, on a category the topics of its spaces. Items count only while
+ * they and their parent items are live; whether each topic and its space
+ * are live, and readable by whoever reads, is the caller's to check (see
+ * knowledge/access.ts), on the topics it fetches anyway.
  *
- * Use it as a CTE after `held`: `duty_topic AS MATERIALIZED (${heldDutyTopics(sql, orgId, "held")})`.
+ * Each held row is expanded by index probes (items by id, topics by space,
+ * spaces by category), so the cost follows the person's duties, not the
+ * size of the graph. Use it as a CTE after `held`:
+ * `duty_topic AS MATERIALIZED (${heldDutyTopics(sql, orgId, "held")})`.
  */
 export const heldDutyTopics = (sql: Sql, orgId: string, held: string): Fragment => {
   const h = sql(held)
   return sql`
-  WITH
-  held_item AS MATERIALIZED (
-    SELECT i.id, i.topic_id FROM items i
-    WHERE i.org_id = ${orgId} AND i.id = ANY(ARRAY(SELECT entity_id FROM ${h} WHERE entity_type = 'ITEM')) AND ${itemLive(sql, "i")}
-  ),
-  held_space AS MATERIALIZED (
-    SELECT s.id, s.category_id FROM spaces s
-    WHERE s.org_id = ${orgId} AND s.state = 'live'
-      AND (s.id = ANY(ARRAY(SELECT entity_id FROM ${h} WHERE entity_type = 'SPACE'))
-        OR s.category_id = ANY(ARRAY(SELECT entity_id FROM ${h} WHERE entity_type = 'CATEGORY')))
-  ),
-  held_topic AS MATERIALIZED (
-    SELECT t.id, t.space_id, sp.category_id FROM topics t JOIN spaces sp ON sp.org_id = t.org_id AND sp.id = t.space_id
-    WHERE t.org_id = ${orgId} AND t.state = 'live' AND sp.state = 'live'
-      AND (t.id = ANY(ARRAY(SELECT entity_id FROM ${h} WHERE entity_type = 'TOPIC' UNION ALL SELECT topic_id FROM held_item))
-        OR t.space_id = ANY(ARRAY(SELECT id FROM held_space)))
-  )
-  SELECT d.duty_id, t.id AS topic_id FROM ${h} d JOIN held_topic t ON t.id = d.entity_id WHERE d.entity_type = 'TOPIC'
+  SELECT d.*, d.entity_id AS topic_id FROM ${h} d WHERE d.entity_type = 'TOPIC'
   UNION ALL
-  SELECT d.duty_id, t.id FROM ${h} d JOIN held_item i ON i.id = d.entity_id JOIN held_topic t ON t.id = i.topic_id WHERE d.entity_type = 'ITEM'
+  SELECT d.*, i.topic_id FROM ${h} d JOIN items i ON i.org_id = ${orgId} AND i.id = d.entity_id
+  WHERE d.entity_type = 'ITEM' AND i.state = 'live'
+    AND (i.parent_item_id IS NULL OR ${itemAncestorsLive(sql, "i")})
   UNION ALL
-  SELECT d.duty_id, t.id FROM ${h} d JOIN held_topic t ON t.space_id = d.entity_id WHERE d.entity_type = 'SPACE'
+  SELECT d.*, t.id FROM ${h} d JOIN topics t ON t.org_id = ${orgId} AND t.space_id = d.entity_id WHERE d.entity_type = 'SPACE'
   UNION ALL
-  SELECT d.duty_id, t.id FROM ${h} d JOIN held_topic t ON t.category_id = d.entity_id WHERE d.entity_type = 'CATEGORY'`
+  SELECT d.*, t.id FROM ${h} d
+  JOIN spaces s ON s.org_id = ${orgId} AND s.category_id = d.entity_id
+  JOIN topics t ON t.org_id = ${orgId} AND t.space_id = s.id
+  WHERE d.entity_type = 'CATEGORY'`
 }

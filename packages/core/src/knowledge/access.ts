@@ -99,7 +99,7 @@ export const topicLive = (sql: Sql, alias: string): Fragment => {
 }
 
 /** No parent item above the item `alias` is archived or superseded (walks up the parent chain). */
-const itemAncestorsLive = (sql: Sql, alias: string): Fragment => {
+export const itemAncestorsLive = (sql: Sql, alias: string): Fragment => {
   const item = sql(alias)
   return sql`NOT EXISTS (
     WITH RECURSIVE kv_up AS (

@@ -1,0 +1,98 @@
+import { Effect } from "effect"
+import type { ImportResult } from "@tks/core/org-import/schema"
+import type { Statement } from "./capture.js"
+import { type ExplainJson, type SqlClient } from "./database.js"
+import { ADMIN, GRAND_MANAGER, LEARNER, MANAGER } from "./learning-queue-fixture.js"
+import { scansOf } from "./plan.js"
+import { sample, WARM_UP } from "./samples.js"
+import { median, ms, table } from "./walk.js"
+
+/** Issue 8: the learning queue of a person with 1,000 duties answers in under 20 ms of database time. */
+const BUDGET_MS = 20
+/** The queue reads allow 20 requests a minute per token (SPEC 8): 5 warm-up, these, and one for the total. */
+const SAMPLES = 14
+const EXPLAINS = 5
+/** The statement that computes the queue (the others check the token, count the rate limit and find the person). */
+const QUEUE_SQL = /held AS MATERIALIZED/
+const LARGE_TABLES = /\b(duties|topics|items|evidence|lesson_content|lessons|spaces|mastery|topic_relations)\b/
+
+export interface LearningQueueContext {
+  readonly base: string
+  readonly sql: SqlClient
+  /** The import of learningQueueFixture. */
+  readonly result: ImportResult
+  readonly explainText: boolean
+  readonly progress: (message: string) => void
+}
+
+/**
+ * GET /v1/me/learning-queue as the learner (1,000 duties) and
+ * GET /v1/people/{learner}/learning-queue as their manager, their manager's
+ * manager and an organization admin (who also opens the admins-only spaces):
+ * latency over HTTP and the time of the request's SQL spans, then the queue
+ * statement of the last request run again under EXPLAIN (ANALYZE), five
+ * times, its median execution and planning time against the 20 ms budget.
+ */
+export const learningQueueBench = (ctx: LearningQueueContext) =>
+  Effect.gen(function*() {
+    const { base, result } = ctx
+    const learnerId = result.ids.people[LEARNER]!
+    const readers = [
+      ["learner, /v1/me/learning-queue", LEARNER, "/v1/me/learning-queue"],
+      ["manager (depth 1)", MANAGER, `/v1/people/${learnerId}/learning-queue`],
+      ["manager's manager (depth 2)", GRAND_MANAGER, `/v1/people/${learnerId}/learning-queue`],
+      ["organization admin", ADMIN, `/v1/people/${learnerId}/learning-queue`]
+    ] as const
+    const rows: Array<ReadonlyArray<string>> = []
+    const lines: Array<string> = []
+    for (const [label, who, path] of readers) {
+      const token = result.tokens[who]!
+      const [sampled, statements] = yield* Effect.promise(() => sample(base, label, token, SAMPLES, () => `${path}?limit=50`))
+      const first = yield* Effect.promise(() => fetch(`${base}${path}?limit=1`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json() as Promise<{ total: number }>))
+      const explained = yield* explainQueue(ctx, label, statements)
+      lines.push(...explained.lines)
+      rows.push([
+        label,
+        String(first.total),
+        ms(sampled.p50),
+        ms(sampled.p95),
+        ms(sampled.sqlP50),
+        ms(explained.execution),
+        ms(explained.planning),
+        explained.execution + explained.planning < BUDGET_MS ? "yes" : "NO"
+      ])
+      ctx.progress(`learning queue, ${label}: p50 ${ms(sampled.p50)} ms, queue statement ${ms(explained.execution)} ms`)
+    }
+    return [
+      `\nlearning queue of a person with 1,000 duties (limit=50; ${SAMPLES} requests per reader after ${WARM_UP} warm-up ones; "SQL" sums the request's sql.execute spans: token, rate limit, person, queue):`,
+      `the queue statement run again under EXPLAIN (ANALYZE), median of ${EXPLAINS}; budget ${BUDGET_MS} ms of database time (execution + planning)\n`,
+      table(["reader", "queue total", "p50", "p95", "SQL p50", "queue exec", "planning", `< ${BUDGET_MS} ms`], rows),
+      ...lines
+    ]
+  })
+
+const explainQueue = (ctx: LearningQueueContext, label: string, statements: ReadonlyArray<Statement>) =>
+  Effect.gen(function*() {
+    const lines: Array<string> = []
+    const statement = statements.find((candidate) => QUEUE_SQL.test(candidate.text))
+    if (statement === undefined) {
+      lines.push(`WARNING: ${label}: no queue statement captured (${statements.length} statements)`)
+      return { execution: Number.NaN, planning: Number.NaN, lines }
+    }
+    const runs: Array<{ execution: number; planning: number; scans: ReadonlyArray<string> }> = []
+    for (let run = 0; run < EXPLAINS; run++) {
+      const [plan] = (yield* ctx.sql.unsafe<{ "QUERY PLAN": ExplainJson }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, [...statement.params]))[0]!["QUERY PLAN"]
+      runs.push({ execution: plan!["Execution Time"], planning: plan!["Planning Time"], scans: scansOf(plan!.Plan) })
+    }
+    const seqScans = runs[0]!.scans.filter((scan) => scan.startsWith("Seq Scan") && LARGE_TABLES.test(scan))
+    if (seqScans.length > 0) lines.push(`WARNING: ${label}: the queue statement scans ${seqScans.join(", ")}`)
+    if (ctx.explainText) {
+      const text = yield* ctx.sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, [...statement.params])
+      lines.push(`\n-- ${label}; parameters ${JSON.stringify(statement.params)}\n${statement.text.trim()}\n`, text.map((row) => row["QUERY PLAN"]).join("\n"))
+    }
+    return {
+      execution: median(runs.map((r) => r.execution)),
+      planning: median(runs.map((r) => r.planning)),
+      lines
+    }
+  })
