@@ -1,3 +1,5 @@
+import os from "node:os"
+import { performance } from "node:perf_hooks"
 import { Effect } from "effect"
 import type { ImportResult } from "@tks/core/org-import/schema"
 import type { Statement } from "./capture.js"
@@ -45,6 +47,8 @@ export const learningQueueBench = (ctx: LearningQueueContext) =>
     ] as const
     const rows: Array<ReadonlyArray<string>> = []
     const lines: Array<string> = []
+    // The machine is shared: a fixed CPU-bound statement and the load average say how busy it was.
+    const reference = yield* referenceMs(ctx.sql)
     for (const [label, who, path] of readers) {
       const token = result.tokens[who]!
       const [sampled, statements] = yield* Effect.promise(() => sample(base, label, token, SAMPLES, () => `${path}?limit=50`))
@@ -65,7 +69,8 @@ export const learningQueueBench = (ctx: LearningQueueContext) =>
     }
     return [
       `\nlearning queue of a person with 1,000 duties (limit=50; ${SAMPLES} requests per reader after ${WARM_UP} warm-up ones; "SQL" sums the request's sql.execute spans: token, rate limit, person, queue):`,
-      `the queue statement run again under EXPLAIN (ANALYZE), median of ${EXPLAINS}; budget ${BUDGET_MS} ms of database time (execution + planning)\n`,
+      `the queue statement run again under EXPLAIN (ANALYZE, TIMING OFF), median of ${EXPLAINS}; budget ${BUDGET_MS} ms of database time (execution + planning)`,
+      `load average ${os.loadavg().map((n) => n.toFixed(1)).join(" ")} on ${os.cpus().length} CPUs; SELECT count(*) FROM generate_series(1, 1000000) took ${ms(reference)} ms (best of 3)\n`,
       table(["reader", "queue total", "p50", "p95", "SQL p50", "queue exec", "planning", `< ${BUDGET_MS} ms`], rows),
       ...lines
     ]
@@ -81,7 +86,7 @@ const explainQueue = (ctx: LearningQueueContext, label: string, statements: Read
     }
     const runs: Array<{ execution: number; planning: number; scans: ReadonlyArray<string> }> = []
     for (let run = 0; run < EXPLAINS; run++) {
-      const [plan] = (yield* ctx.sql.unsafe<{ "QUERY PLAN": ExplainJson }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, [...statement.params]))[0]!["QUERY PLAN"]
+      const [plan] = (yield* ctx.sql.unsafe<{ "QUERY PLAN": ExplainJson }>(`EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${statement.text}`, [...statement.params]))[0]!["QUERY PLAN"]
       runs.push({ execution: plan!["Execution Time"], planning: plan!["Planning Time"], scans: scansOf(plan!.Plan) })
     }
     const seqScans = runs[0]!.scans.filter((scan) => scan.startsWith("Seq Scan") && LARGE_TABLES.test(scan))
@@ -95,4 +100,16 @@ const explainQueue = (ctx: LearningQueueContext, label: string, statements: Read
       planning: median(runs.map((r) => r.planning)),
       lines
     }
+  })
+
+/** A fixed CPU-bound statement, best of three: how fast the database runs on this machine right now. */
+const referenceMs = (sql: SqlClient) =>
+  Effect.gen(function*() {
+    const times: Array<number> = []
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now()
+      yield* sql.unsafe("SELECT count(*) FROM generate_series(1, 1000000)")
+      times.push(performance.now() - started)
+    }
+    return Math.min(...times)
   })

@@ -74,7 +74,10 @@ export const heldDuties = (sql: Sql, { orgId, userId }: Holder): Fragment =>
 
 /**
  * The topics the duties of the CTE `held` (shaped as `heldDuties`) reach:
- * one row per duty and topic, with every column of `held` and `topic_id`.
+ * one row per duty and topic, with every column of `held` and `topic_id`
+ * (and, where the expansion read the topic anyway, for space and category
+ * duties, its `topic_name`, `topic_space_id` and `topic_state`; null for
+ * topic and item duties).
  * A duty on a topic reaches it, on an item the item's topic, on a space its
  * topics, on a category the topics of its spaces. Items count only while
  * they and their parent items are live; whether each topic and its space
@@ -89,15 +92,17 @@ export const heldDuties = (sql: Sql, { orgId, userId }: Holder): Fragment =>
 export const heldDutyTopics = (sql: Sql, orgId: string, held: string): Fragment => {
   const h = sql(held)
   return sql`
-  SELECT d.*, d.entity_id AS topic_id FROM ${h} d WHERE d.entity_type = 'TOPIC'
+  SELECT d.*, d.entity_id AS topic_id, NULL::text AS topic_name, NULL::text AS topic_space_id, NULL::text AS topic_state
+  FROM ${h} d WHERE d.entity_type = 'TOPIC'
   UNION ALL
-  SELECT d.*, i.topic_id FROM ${h} d JOIN items i ON i.org_id = ${orgId} AND i.id = d.entity_id
+  SELECT d.*, i.topic_id, NULL, NULL, NULL FROM ${h} d JOIN items i ON i.org_id = ${orgId} AND i.id = d.entity_id
   WHERE d.entity_type = 'ITEM' AND i.state = 'live'
     AND (i.parent_item_id IS NULL OR ${itemAncestorsLive(sql, "i")})
   UNION ALL
-  SELECT d.*, t.id FROM ${h} d JOIN topics t ON t.org_id = ${orgId} AND t.space_id = d.entity_id WHERE d.entity_type = 'SPACE'
+  SELECT d.*, t.id, t.name, t.space_id, t.state FROM ${h} d JOIN topics t ON t.org_id = ${orgId} AND t.space_id = d.entity_id
+  WHERE d.entity_type = 'SPACE'
   UNION ALL
-  SELECT d.*, t.id FROM ${h} d
+  SELECT d.*, t.id, t.name, t.space_id, t.state FROM ${h} d
   JOIN spaces s ON s.org_id = ${orgId} AND s.category_id = d.entity_id
   JOIN topics t ON t.org_id = ${orgId} AND t.space_id = s.id
   WHERE d.entity_type = 'CATEGORY'`

@@ -78,9 +78,11 @@ export const queueFacts = (sql: SqlClient.SqlClient, { now, orgId, reader, userI
     WITH
     held AS MATERIALIZED (${heldDuties(sql, { orgId, userId })}),
     duty_topic AS MATERIALIZED (${heldDutyTopics(sql, orgId, "held")}),
-    -- The organization's live spaces, and whether the reader can read each (one pass over a small table).
-    live_space AS MATERIALIZED (
-      SELECT s.id, ${spaceReadable(sql, reader, "s")} AS readable FROM spaces s WHERE s.org_id = ${orgId} AND s.state = 'live'
+    -- The organization's live spaces, each with whether the reader can read it, as one object looked up by
+    -- key (an IN over a computed set is planned as a nested loop over it when the planner guesses one row).
+    space AS MATERIALIZED (
+      SELECT COALESCE(jsonb_object_agg(s.id, ${spaceReadable(sql, reader, "s")}), '{}') AS readable
+      FROM spaces s WHERE s.org_id = ${orgId} AND s.state = 'live'
     ),
     obligation AS MATERIALIZED (
       SELECT o.item_type, o.item_id, o.required, o.due_date FROM obligations o
@@ -113,15 +115,20 @@ export const queueFacts = (sql: SqlClient.SqlClient, { now, orgId, reader, userI
       SELECT i.id, i.topic_id FROM items i
       WHERE i.org_id = ${orgId} AND i.id = ANY(ARRAY(SELECT item_id FROM obligation WHERE item_type = 'item')) AND i.state = 'live'
     ),
+    -- The topics the reader can open among them; those a space or category duty reached were read already.
     candidate AS MATERIALIZED (
+      SELECT DISTINCT d.topic_id AS id, d.topic_name AS name FROM duty_topic d
+      WHERE d.topic_name IS NOT NULL AND d.topic_state = 'live' AND ((SELECT readable FROM space) -> d.topic_space_id) = 'true'
+      UNION
       SELECT t.id, t.name FROM topics t
       WHERE t.org_id = ${orgId}
         AND t.id = ANY(ARRAY(
-          SELECT topic_id FROM duty_topic
+          SELECT topic_id FROM duty_topic WHERE topic_name IS NULL
           UNION SELECT topic_id FROM pending_lesson_topic
           UNION SELECT item_id FROM obligation WHERE item_type = 'topic'
-          UNION SELECT topic_id FROM owed_item))
-        AND t.state = 'live' AND t.space_id IN (SELECT id FROM live_space WHERE readable)
+          UNION SELECT topic_id FROM owed_item
+          EXCEPT SELECT topic_id FROM duty_topic WHERE topic_name IS NOT NULL))
+        AND t.state = 'live' AND ((SELECT readable FROM space) -> t.space_id) = 'true'
     ),
     topic_lesson AS MATERIALIZED (
       SELECT lt.topic_id, lt.lesson_id FROM lesson_topics lt WHERE lt.org_id = ${orgId} AND lt.topic_id = ANY(ARRAY(SELECT id FROM candidate))
@@ -169,23 +176,21 @@ export const queueFacts = (sql: SqlClient.SqlClient, { now, orgId, reader, userI
       UNION ALL
       -- What the person owes on it (flag: required; at: due date).
       SELECT 'o', plt.topic_id, NULL, NULL, NULL, NULL, o.required, o.due_date
-      FROM pending_lesson_topic plt JOIN obligations o
-        ON o.org_id = ${orgId} AND o.user_id = ${userId} AND o.item_type = 'lesson' AND o.item_id = plt.lesson_id AND o.status = 'active'
+      FROM pending_lesson_topic plt JOIN obligation o ON o.item_type = 'lesson' AND o.item_id = plt.lesson_id
       UNION ALL
       SELECT 'o', item_id, NULL, NULL, NULL, NULL, required, due_date FROM obligation WHERE item_type = 'topic'
       UNION ALL
       SELECT 'o', i.topic_id, NULL, NULL, NULL, NULL, o.required, o.due_date
-      FROM owed_item i JOIN obligations o
-        ON o.org_id = ${orgId} AND o.user_id = ${userId} AND o.item_type = 'item' AND o.item_id = i.id AND o.status = 'active'
+      FROM owed_item i JOIN obligation o ON o.item_type = 'item' AND o.item_id = i.id
       UNION ALL
       -- A prerequisite not mastered: the first by name the reader can open (flag), else another.
       (SELECT DISTINCT ON (r.topic_id) 'b', r.topic_id, p.id, p.name, NULL, NULL,
-        p.space_id IN (SELECT id FROM live_space WHERE readable), NULL::timestamptz
+        ((SELECT readable FROM space) -> p.space_id) = 'true', NULL::timestamptz
       FROM topic_relations r JOIN topics p ON p.org_id = r.org_id AND p.id = r.related_topic_id
       WHERE r.org_id = ${orgId} AND r.topic_id = ANY(ARRAY(SELECT id FROM candidate)) AND r.kind = 'prerequisite'
-        AND p.state = 'live' AND p.space_id IN (SELECT id FROM live_space)
+        AND p.state = 'live' AND (SELECT readable FROM space) ? p.space_id
         AND p.id NOT IN (SELECT topic_id FROM mastery WHERE org_id = ${orgId} AND user_id = ${userId} AND level = 'MASTERED')
-      ORDER BY r.topic_id, p.space_id IN (SELECT id FROM live_space WHERE readable) DESC, lower(p.name) COLLATE "C", p.id)
+      ORDER BY r.topic_id, ((SELECT readable FROM space) -> p.space_id) = 'true' DESC, lower(p.name) COLLATE "C", p.id)
     )
     SELECT 'topic' AS kind, f.topic_id AS id, max(f.name) FILTER (WHERE f.kind = 'c') AS name,
       COALESCE(max(f.code) FILTER (WHERE f.kind = 'm'), 'NONE') AS mastery,
