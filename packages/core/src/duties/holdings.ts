@@ -91,19 +91,29 @@ export const heldDuties = (sql: Sql, { orgId, userId }: Holder): Fragment =>
  */
 export const heldDutyTopics = (sql: Sql, orgId: string, held: string): Fragment => {
   const h = sql(held)
+  // Each lookup is a LATERAL subquery with OFFSET 0, so it stays a probe per held row: planned as joins,
+  // a misjudged size of \`held\` can put a scan of the graph table on the outer side of a nested loop.
   return sql`
   SELECT d.*, d.entity_id AS topic_id, NULL::text AS topic_name, NULL::text AS topic_space_id, NULL::text AS topic_state
   FROM ${h} d WHERE d.entity_type = 'TOPIC'
   UNION ALL
-  SELECT d.*, i.topic_id, NULL, NULL, NULL FROM ${h} d JOIN items i ON i.org_id = ${orgId} AND i.id = d.entity_id
-  WHERE d.entity_type = 'ITEM' AND i.state = 'live'
-    AND (i.parent_item_id IS NULL OR ${itemAncestorsLive(sql, "i")})
+  SELECT d.*, i.topic_id, NULL, NULL, NULL FROM ${h} d
+  CROSS JOIN LATERAL (
+    SELECT i.topic_id FROM items i
+    WHERE i.org_id = ${orgId} AND i.id = d.entity_id AND i.state = 'live' AND (i.parent_item_id IS NULL OR ${itemAncestorsLive(sql, "i")})
+    OFFSET 0
+  ) i
+  WHERE d.entity_type = 'ITEM'
   UNION ALL
-  SELECT d.*, t.id, t.name, t.space_id, t.state FROM ${h} d JOIN topics t ON t.org_id = ${orgId} AND t.space_id = d.entity_id
+  SELECT d.*, t.id, t.name, t.space_id, t.state FROM ${h} d
+  CROSS JOIN LATERAL (SELECT t.id, t.name, t.space_id, t.state FROM topics t WHERE t.org_id = ${orgId} AND t.space_id = d.entity_id OFFSET 0) t
   WHERE d.entity_type = 'SPACE'
   UNION ALL
   SELECT d.*, t.id, t.name, t.space_id, t.state FROM ${h} d
-  JOIN spaces s ON s.org_id = ${orgId} AND s.category_id = d.entity_id
-  JOIN topics t ON t.org_id = ${orgId} AND t.space_id = s.id
+  CROSS JOIN LATERAL (
+    SELECT t.id, t.name, t.space_id, t.state FROM spaces s JOIN topics t ON t.org_id = s.org_id AND t.space_id = s.id
+    WHERE s.org_id = ${orgId} AND s.category_id = d.entity_id
+    OFFSET 0
+  ) t
   WHERE d.entity_type = 'CATEGORY'`
 }
