@@ -110,10 +110,7 @@ export const heldDutyTopics = (sql: Sql, orgId: string, held: string): Fragment 
   WHERE d.entity_type = 'SPACE'
   UNION ALL
   SELECT d.*, t.id, t.name, t.space_id, t.state FROM ${h} d
-  CROSS JOIN LATERAL (
-    SELECT t.id, t.name, t.space_id, t.state FROM spaces s JOIN topics t ON t.org_id = s.org_id AND t.space_id = s.id
-    WHERE s.org_id = ${orgId} AND s.category_id = d.entity_id
-    OFFSET 0
-  ) t
+  CROSS JOIN LATERAL (SELECT s.id FROM spaces s WHERE s.org_id = ${orgId} AND s.category_id = d.entity_id OFFSET 0) s
+  CROSS JOIN LATERAL (SELECT t.id, t.name, t.space_id, t.state FROM topics t WHERE t.org_id = ${orgId} AND t.space_id = s.id OFFSET 0) t
   WHERE d.entity_type = 'CATEGORY'`
 }
