@@ -73,8 +73,13 @@ layer(TestLayer)("fixture import: training sections that break a rule", (it) => 
         `popQuizzes[0].sentBy: unknown person key "ghost"`,
         `popQuizzes[0].recipients[0].person: unknown person key "nobody"`
       ])
-      const misspelt = yield* problemsOf(withTraining({ enrollments: [{ person: "bo", lesson: "l", complete: true } as never] }))
-      expect(misspelt).toEqual([expect.stringMatching(/^enrollments\[0\]\.complete: is not a field here/)])
+      const misspelt = yield* problemsOf(withTraining({
+        enrollments: [{ person: "bo", lesson: "l", complete: true } as never, { person: "bo", lesson: "l", status: "completed", quiz: { questions: [] } }]
+      }))
+      expect(misspelt).toEqual([
+        expect.stringMatching(/^enrollments\[0\]\.complete: is not a field here/),
+        expect.stringMatching(/^enrollments\[1\]\.quiz\.questions: /)
+      ])
     }))
 
   it.effect("an obligation names exactly one of lesson, topic and item, of a kind that fits it", () =>
