@@ -6,6 +6,7 @@ import { ContentReviewGroup } from "./groups/content-review.js"
 import { ContentGroup } from "./groups/content.js"
 import { DocumentsGroup } from "./groups/documents.js"
 import { KnowledgeGroup } from "./groups/knowledge.js"
+import { LearningGroup } from "./groups/learning.js"
 import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
 import { NarrationGroup } from "./groups/narration.js"
@@ -30,6 +31,7 @@ export class Api extends HttpApi.make("tks")
   .add(KnowledgeGroup)
   .add(SearchGroup)
   .add(NarrationGroup)
+  .add(LearningGroup)
   .addError(BadRequest)
   .addError(ServiceUnavailable)
   .prefix("/v1")

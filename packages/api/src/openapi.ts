@@ -26,7 +26,9 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   knowledge:
     "The knowledge graph: 14 categories hold spaces, spaces hold topics, topics hold items (processes, policies, facts) with the evidence they came from. Only the live graph, and only what the caller can read.",
   search: "Full-text search over topics and content chapters the caller can read, with highlighted snippets and typo tolerance.",
-  narration: "Voice narration: text to MP3 speech with word timings, against a monthly character allowance per organization."
+  narration: "Voice narration: text to MP3 speech with word timings, against a monthly character allowance per organization.",
+  learning:
+    "The learner's own acts: start a lesson, read the quiz prepared for the enrollment, submit answers. A passed quiz (score 0.8 or more) completes the enrollment and its obligations and raises mastery."
 }
 
 /** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */

@@ -6,6 +6,7 @@ import { ContentReview } from "./content-review/service.js"
 import { ContentLibrary } from "./content/service.js"
 import { Documents } from "./intake/documents.js"
 import { Videos } from "./intake/videos.js"
+import { Learning } from "./learning/service.js"
 import { KnowledgeGraph } from "./knowledge/service.js"
 import { Me } from "./me/service.js"
 import { Members } from "./members/service.js"
@@ -39,5 +40,6 @@ export const CoreLive = Layer.mergeAll(
   KnowledgeGraph.Default,
   Search.Default,
   Narration.Default,
-  NarrationReaperLive
+  NarrationReaperLive,
+  Learning.Default
 )

@@ -9,6 +9,7 @@ import { ContentReviewHandlers } from "./handlers/content-review.js"
 import { ContentHandlers } from "./handlers/content.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { KnowledgeHandlers } from "./handlers/knowledge.js"
+import { LearningHandlers } from "./handlers/learning.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
 import { NarrationHandlers } from "./handlers/narration.js"
@@ -32,7 +33,8 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     ContentReviewHandlers,
     KnowledgeHandlers,
     SearchHandlers,
-    NarrationHandlers
+    NarrationHandlers,
+    LearningHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )
