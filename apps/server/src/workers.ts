@@ -4,6 +4,7 @@ import { Config, Effect, Layer } from "effect"
 import { JobWorkersLive, type WorkerSettings } from "@tks/core/jobs/worker"
 import { contentProcessingJob } from "@tks/core/processing/job"
 import { ContentProcessor } from "@tks/core/processing/processor"
+import { quizPreparationJob } from "@tks/core/quizzes/job"
 import { setting } from "./config.js"
 
 const flags: Record<string, boolean> = { true: true, yes: true, on: true, "1": true, false: false, no: false, off: false, "0": false }
@@ -42,11 +43,13 @@ export const WorkerConfig: Config.Config<WorkerConfig> = Config.all({
 })
 
 /**
- * The job workers of this process: content processing (issue 6); issue 8
- * adds its handlers here. Needs the database and a KnowledgeExtractor.
+ * The job workers of this process: content processing (issue 6) and quiz
+ * preparation (issue 8). Needs the database, a KnowledgeExtractor and a
+ * QuestionGenerator.
  */
 export const workersLayer = (config: WorkerConfig) =>
   Layer.unwrapEffect(
-    Effect.map(contentProcessingJob({ stageDelayMs: config.stageDelayMs }), (contentProcessing) =>
-      JobWorkersLive(config, [contentProcessing]))
+    Effect.all([contentProcessingJob({ stageDelayMs: config.stageDelayMs }), quizPreparationJob]).pipe(
+      Effect.map((handlers) => JobWorkersLive(config, handlers))
+    )
   ).pipe(Layer.provide(ContentProcessor.Default))

@@ -6,6 +6,7 @@ import { ContentReview } from "./content-review/service.js"
 import { ContentLibrary } from "./content/service.js"
 import { Documents } from "./intake/documents.js"
 import { Videos } from "./intake/videos.js"
+import { Learning } from "./learning/service.js"
 import { KnowledgeGraph } from "./knowledge/service.js"
 import { Lessons } from "./lessons/service.js"
 import { Me } from "./me/service.js"
@@ -47,5 +48,6 @@ export const CoreLive = Layer.mergeAll(
   Lessons.Default,
   Training.Default,
   MemberProgressList.Default,
-  PopQuizReads.Default
+  PopQuizReads.Default,
+  Learning.Default
 )

@@ -10,6 +10,7 @@ import { ContentHandlers } from "./handlers/content.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { KnowledgeHandlers } from "./handlers/knowledge.js"
 import { LessonsHandlers } from "./handlers/lessons.js"
+import { LearningHandlers } from "./handlers/learning.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
 import { NarrationHandlers } from "./handlers/narration.js"
@@ -38,7 +39,8 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     NarrationHandlers,
     LessonsHandlers,
     TrainingHandlers,
-    PopQuizzesHandlers
+    PopQuizzesHandlers,
+    LearningHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )
