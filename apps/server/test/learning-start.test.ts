@@ -24,7 +24,6 @@ layer(TestServerLive, { excludeTestServices: true })("POST /v1/me/lessons/{id}/s
         title: "Forklift safety",
         status: "in_progress",
         completedAt: null,
-        score: null,
         dueDate: "2030-01-01T00:00:00.000Z",
         url: expect.stringMatching(new RegExp(`/v1/lessons/${lessonId}$`)),
         enrolledAt: "2026-02-01T09:00:00.000Z",
