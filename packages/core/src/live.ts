@@ -14,6 +14,7 @@ import { MemberProgressList } from "./members/progress.js"
 import { Members } from "./members/service.js"
 import { NarrationReaperLive } from "./narration/reaper.js"
 import { Narration } from "./narration/service.js"
+import { NotificationOutbox } from "./notifications/outbox.js"
 import { PopQuizReads } from "./pop-quizzes/service.js"
 import { ContentProcessing } from "./processing/service.js"
 import { RateLimiter } from "./rate-limits/service.js"
@@ -26,6 +27,8 @@ import { Training } from "./training/service.js"
  * Every domain service, for any transport (HTTP, MCP, jobs). Needs a
  * SqlClient, and the outside-world ports (PageFetcher, VideoCatalog and
  * SpeechSynthesizer from @tks/adapters), which the composition provides.
+ * NotificationOutbox only writes the outbox; the job workers deliver it
+ * (apps/server/src/workers.ts, with MailSender and SmsSender).
  */
 export const CoreLive = Layer.mergeAll(
   Administration.Default,
@@ -49,5 +52,6 @@ export const CoreLive = Layer.mergeAll(
   Training.Default,
   MemberProgressList.Default,
   PopQuizReads.Default,
-  Learning.Default
+  Learning.Default,
+  NotificationOutbox.Default
 )
