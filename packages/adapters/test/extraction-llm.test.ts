@@ -1,21 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Exit, Layer, Option, Redacted } from "effect"
+import { ConfigProvider, Duration, Effect, Layer } from "effect"
 import { KnowledgeExtractorLive } from "@tks/adapters/extraction/live"
 import { llmExtractorLayer, type LlmSettings } from "@tks/adapters/extraction/llm"
-import { ExtractionFailed, type ExtractionInput, KnowledgeExtractor } from "@tks/adapters/extraction/port"
+import { type ExtractionInput, KnowledgeExtractor } from "@tks/adapters/extraction/port"
 import { inputOf, securityStandard } from "./support/extraction-documents.js"
+import { againstScriptedModel, completion, failureReason, llmSettingsFor } from "./support/chat-completions.js"
 import { json, type RecordedRequest, type ScriptedReply, scriptedServer } from "./support/scripted-server.js"
-
-/** A chat-completions answer whose message is `content`, as OpenAI and compatible servers send it. */
-const completion = (content: string | null, finishReason = "stop"): ScriptedReply =>
-  json(200, {
-    id: "chatcmpl-test",
-    object: "chat.completion",
-    created: 1_700_000_000,
-    model: "test-model",
-    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finishReason }],
-    usage: { prompt_tokens: 120, completion_tokens: 80, total_tokens: 200 }
-  })
 
 const validAnswer = {
   title: "Information Security Standard",
@@ -37,37 +27,15 @@ const validAnswer = {
   }]
 }
 
-const settingsFor = (baseUrl: string, overrides: Partial<LlmSettings> = {}): LlmSettings => ({
-  baseUrl: `${baseUrl}/v1`,
-  apiKey: Option.some(Redacted.make("test-key")),
-  model: "test-model",
-  timeout: Duration.seconds(5),
-  windowChars: 24_000,
-  maxWindows: 8,
-  ...overrides
-})
-
 /** Runs the LLM extractor against a fake chat-completions server scripted by `script`. */
 const extractAgainst = (
   script: (request: RecordedRequest) => ScriptedReply,
   input: ExtractionInput = inputOf(securityStandard),
   overrides: Partial<LlmSettings> = {}
 ) =>
-  Effect.gen(function*() {
-    const server = yield* scriptedServer(script)
-    const exit = yield* KnowledgeExtractor.pipe(
-      Effect.flatMap((extractor) => extractor.extract(input)),
-      Effect.provide(llmExtractorLayer(settingsFor(server.baseUrl, overrides))),
-      Effect.exit
-    )
-    return { exit, requests: server.requests }
-  })
+  againstScriptedModel(script, llmExtractorLayer, Effect.flatMap(KnowledgeExtractor, (extractor) => extractor.extract(input)), overrides)
 
-const failureOf = <A>(exit: Exit.Exit<A, ExtractionFailed>) =>
-  Exit.match(exit, {
-    onSuccess: () => "succeeded",
-    onFailure: (cause) => cause._tag === "Fail" && cause.error instanceof ExtractionFailed ? cause.error.reason : `defect: ${cause}`
-  })
+const failureOf = failureReason
 
 // scopedLive: the loopback server and timeouts run on the real clock.
 describe("LLM knowledge extraction over an OpenAI-compatible chat-completions API", () => {
@@ -160,7 +128,7 @@ describe("LLM knowledge extraction over an OpenAI-compatible chat-completions AP
       const closed = yield* Effect.scoped(scriptedServer(() => completion("{}")).pipe(Effect.map((server) => server.baseUrl)))
       const exit = yield* KnowledgeExtractor.pipe(
         Effect.flatMap((extractor) => extractor.extract(inputOf(securityStandard))),
-        Effect.provide(llmExtractorLayer(settingsFor(closed))),
+        Effect.provide(llmExtractorLayer(llmSettingsFor(closed))),
         Effect.exit
       )
       expect(failureOf(exit)).toMatch(/^the model endpoint could not be reached/)

@@ -6,12 +6,16 @@ import { ContentReviewGroup } from "./groups/content-review.js"
 import { ContentGroup } from "./groups/content.js"
 import { DocumentsGroup } from "./groups/documents.js"
 import { KnowledgeGroup } from "./groups/knowledge.js"
+import { LessonsGroup } from "./groups/lessons.js"
+import { LearningGroup } from "./groups/learning.js"
 import { LearningQueueGroup } from "./groups/learning-queue.js"
 import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
 import { NarrationGroup } from "./groups/narration.js"
+import { PopQuizzesGroup } from "./groups/pop-quizzes.js"
 import { SearchGroup } from "./groups/search.js"
 import { TeamsGroup } from "./groups/teams.js"
+import { TrainingGroup } from "./groups/training.js"
 import { VideosGroup } from "./groups/videos.js"
 
 /**
@@ -31,6 +35,10 @@ export class Api extends HttpApi.make("tks")
   .add(KnowledgeGroup)
   .add(SearchGroup)
   .add(NarrationGroup)
+  .add(LessonsGroup)
+  .add(TrainingGroup)
+  .add(PopQuizzesGroup)
+  .add(LearningGroup)
   .add(LearningQueueGroup)
   .addError(BadRequest)
   .addError(ServiceUnavailable)

@@ -6,7 +6,7 @@ import { FixtureImporter } from "../src/org-import/importer.js"
 import type { ImportResult, OrgFixtureInput } from "../src/org-import/schema.js"
 
 /**
- * `lesson_topics` (migration 0007): a lesson covers a topic while one of its
+ * `lesson_topics` (migration 0009): a lesson covers a topic while one of its
  * content pieces is evidence for a live item of the topic, kept so by
  * triggers on evidence, lesson_content and items whoever writes them.
  */

@@ -152,4 +152,73 @@ layer(TestLayer)("fixture import: training sections", (it) => {
         { kind: "quiz.prepare", subject_id: result.ids.enrollments["again"], status: "PENDING" }
       ])
     }))
+
+  it.effect("defaults: enrolled at the earliest date given, completed now, knowledge or assignment by what is owed, system-sent quizzes, fixed questions for a started recipient", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const result = yield* (yield* FixtureImporter).importOrganization({
+        ...learnCo,
+        reviews: [],
+        retrainingPolicies: [],
+        mastery: [{ person: "bo", topic: "lifting", level: "MASTERED" }],
+        enrollments: [
+          { key: "early", person: "bo", lesson: "lift", startedAt: "2026-01-05T00:00:00Z", attempts: [{ score: 0.7, completedAt: "2026-01-02T00:00:00Z" }] },
+          { key: "now", person: "ann", lesson: "lift", status: "completed", attempts: [{ score: 0.9, passed: false }] }
+        ],
+        obligations: [
+          { key: "lesson", person: "bo", lesson: "lift" },
+          { key: "item", person: "bo", item: "bend", required: false, dueDate: "2026-06-01T00:00:00Z", dueDateOverridden: true },
+          { key: "again", person: "bo", lesson: "lift", kind: "retraining", status: "completed", dueDays: 5, dueBasis: "duty", dueBasisAt: "2026-01-01T00:00:00Z" }
+        ],
+        popQuizzes: [{
+          key: "system",
+          content: "guide",
+          title: "Spot check",
+          prompt: "Two questions.",
+          dueDate: "2099-01-01T00:00:00Z",
+          recipients: [{ person: "bo", status: "STARTED" }, { person: "ann", questions: [{ number: 1, kind: "cloze", question: "Bend the ____.", correctAnswer: "knees" }] }]
+        }]
+      })
+      const org = result.organizationId
+      const enrollments = yield* sql<{ id: string; enrolled_at: Date; started_at: Date | null; completed_at: Date | null; score: number | null; retrain_at: Date | null }>`
+        SELECT id, enrolled_at, started_at, completed_at, score, retrain_at FROM enrollments WHERE org_id = ${org}`
+      const early = enrollments.find((row) => row.id === result.ids.enrollments["early"])
+      // The earliest of startedAt and the attempts: an enrollment never starts after what happened in it.
+      expect([early?.enrolled_at.toISOString(), early?.started_at?.toISOString(), early?.score]).toEqual(["2026-01-02T00:00:00.000Z", "2026-01-05T00:00:00.000Z", 0.7])
+      const completed = enrollments.find((row) => row.id === result.ids.enrollments["now"])
+      // The import's one clock: every default below is this instant.
+      const now = completed?.enrolled_at ?? new Date(0)
+      expect(now.getFullYear()).toBeGreaterThanOrEqual(2026)
+      expect([completed?.enrolled_at, completed?.started_at, completed?.completed_at, completed?.score, completed?.retrain_at]).toEqual([now, now, now, 0.9, null])
+      const attempts = yield* sql<{ passed: boolean; results_summary: string; questions: ReadonlyArray<unknown>; completed_at: Date }>`
+        SELECT passed, results_summary, questions, completed_at FROM quiz_attempts WHERE org_id = ${org} AND enrollment_id = ${result.ids.enrollments["now"]}`
+      expect(attempts).toEqual([{ passed: false, results_summary: "Scored 90%", questions: [], completed_at: now }])
+
+      const obligations = yield* sql<{ id: string; kind: string; required: boolean; due_date: Date | null; due_date_overridden: boolean; due_basis: string | null; due_basis_at: Date | null; retraining_resets_clock: boolean | null; completed_at: Date | null; created_at: Date }>`
+        SELECT id, kind, required, due_date, due_date_overridden, due_basis, due_basis_at, retraining_resets_clock, completed_at, created_at FROM obligations WHERE org_id = ${org}`
+      const obligation = (key: string) => obligations.find((row) => row.id === result.ids.obligations[key])
+      expect(obligation("lesson")).toMatchObject({ kind: "assignment", required: true, due_date: null, due_basis: null, retraining_resets_clock: null, completed_at: null, created_at: now })
+      expect(obligation("item")).toMatchObject({ kind: "knowledge", required: false, due_date: new Date("2026-06-01T00:00:00Z"), due_date_overridden: true })
+      expect(obligation("again")).toMatchObject({
+        kind: "retraining",
+        due_basis: "duty",
+        due_basis_at: new Date("2026-01-01T00:00:00Z"),
+        due_date: new Date("2026-01-06T00:00:00Z"),
+        retraining_resets_clock: false,
+        completed_at: now
+      })
+
+      const quiz = yield* sql`SELECT title, prompt, sent_by, difficulty FROM pop_quizzes WHERE org_id = ${org}`
+      expect(quiz).toEqual([{ title: "Spot check", prompt: "Two questions.", sent_by: null, difficulty: "MODERATE" }])
+      const recipients = yield* sql<{ user_id: string; generation_status: string; generator: string | null; started_at: Date | null; questions: ReadonlyArray<{ kind: string; correctAnswer: string }> }>`
+        SELECT user_id, generation_status, generator, started_at, questions FROM pop_quiz_recipients WHERE org_id = ${org} ORDER BY status`
+      expect(recipients.map((row) => [row.user_id, row.generation_status, row.generator, row.started_at, row.questions.map((q) => [q.kind, q.correctAnswer])])).toEqual([
+        [result.ids.people["bo"], "READY", "fixture", now, [["multiple_choice", "Lifting Guide"], ["cloze", "Lifting Guide"]]],
+        [result.ids.people["ann"], "READY", "fixture", null, [["cloze", "knees"]]]
+      ])
+      const jobs = yield* sql<{ kind: string }>`SELECT kind FROM jobs WHERE org_id = ${org}`
+      expect(jobs.map((job) => job.kind)).toEqual(["quiz.prepare", "quiz.prepare"])
+      const mastery = yield* sql<{ proven_at: Date }>`SELECT proven_at FROM mastery WHERE org_id = ${org}`
+      expect(mastery).toEqual([{ proven_at: now }])
+    }))
 })

@@ -9,12 +9,16 @@ import { ContentReviewHandlers } from "./handlers/content-review.js"
 import { ContentHandlers } from "./handlers/content.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { KnowledgeHandlers } from "./handlers/knowledge.js"
+import { LessonsHandlers } from "./handlers/lessons.js"
+import { LearningHandlers } from "./handlers/learning.js"
 import { LearningQueueHandlers } from "./handlers/learning-queue.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
 import { NarrationHandlers } from "./handlers/narration.js"
+import { PopQuizzesHandlers } from "./handlers/pop-quizzes.js"
 import { SearchHandlers } from "./handlers/search.js"
 import { TeamsHandlers } from "./handlers/teams.js"
+import { TrainingHandlers } from "./handlers/training.js"
 import { VideosHandlers } from "./handlers/videos.js"
 import { HealthRoutes, HealthRouteSpecs } from "./health.js"
 import { routesOfApi } from "./method-not-allowed.js"
@@ -34,6 +38,10 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     KnowledgeHandlers,
     SearchHandlers,
     NarrationHandlers,
+    LessonsHandlers,
+    TrainingHandlers,
+    PopQuizzesHandlers,
+    LearningHandlers,
     LearningQueueHandlers
   ]),
   Layer.provide(AuthenticationLive)

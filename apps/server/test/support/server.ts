@@ -2,6 +2,7 @@ import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest, HttpLaye
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { Api } from "@tks/api/api"
+import { LocalQuestionGenerator } from "@tks/adapters/questions/local"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import type { OrgFixtureInput } from "@tks/core/org-import/schema"
 import { CoreLive } from "@tks/core/live"
@@ -11,15 +12,18 @@ import { TestExtractorLive } from "../../../../packages/core/test/support/test-e
 import { createHttpServer } from "../../src/http/node-server.js"
 import { HttpRoutes } from "../../src/http/routes.js"
 import { workersLayer } from "../../src/workers.js"
-import { TestAdaptersLive } from "./adapters.js"
+import { TestAdaptersLive, TestMessagingLive } from "./adapters.js"
 import type { PageFetcher } from "@tks/adapters/page-fetch/port"
 import type { VideoCatalog } from "@tks/adapters/video/port"
 import type { SpeechSynthesizer } from "@tks/adapters/speech/port"
+import type { MailSender } from "@tks/adapters/mail/port"
+import type { SmsSender } from "@tks/adapters/sms/port"
 
 /**
  * The job workers, as the server runs them, with the deterministic test
- * extractor (packages/core/test/support/test-extractor.ts) and a short poll,
- * so a contract test can poll GET /v1/content/{id} until it is COMPLETED.
+ * extractor (packages/core/test/support/test-extractor.ts), the local
+ * (deterministic) question generator and a short poll, so a contract test can
+ * poll GET /v1/content/{id} until it is COMPLETED, or a quiz until it is READY.
  */
 const TestWorkersLive = workersLayer({
   enabled: true,
@@ -29,17 +33,21 @@ const TestWorkersLive = workersLayer({
   leaseMs: 10_000,
   retryBaseMs: 50,
   stageDelayMs: 0
-}).pipe(Layer.provide(TestExtractorLive))
+}).pipe(Layer.provide(Layer.merge(TestExtractorLive, LocalQuestionGenerator)))
 
 /**
  * The real server (every route, the real middleware, the job workers) on a
  * free loopback port, over a fresh, migrated test database (embedded PGlite,
  * or TEST_DATABASE_URL). Use with `layer(TestServerLive, { excludeTestServices: true })`.
+ * Email and texts go to `messaging` (default: the recording doubles of support/adapters.ts).
  */
-export const testServerWith = <E>(adapters: Layer.Layer<PageFetcher | VideoCatalog | SpeechSynthesizer, E>) =>
+export const testServerWith = <E, E2 = never>(
+  adapters: Layer.Layer<PageFetcher | VideoCatalog | SpeechSynthesizer, E>,
+  messaging: Layer.Layer<MailSender | SmsSender, E2> = TestMessagingLive
+) =>
   HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default, TestWorkersLive)),
-    Layer.provideMerge(adapters),
+    Layer.provideMerge(Layer.merge(adapters, messaging)),
     Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(FetchHttpClient.layer),
     Layer.provideMerge(TestDatabaseLive),

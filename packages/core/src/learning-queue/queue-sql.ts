@@ -48,7 +48,7 @@ export interface QueueFactRow {
  *   the live topics covered by a lesson they owe (an active lesson
  *   obligation) or must retake; the topics they owe (topic obligations, and
  *   item obligations through the item's topic). Which topics a lesson
- *   covers is the `lesson_topics` table (migration 0007).
+ *   covers is the `lesson_topics` table (migration 0009).
  * - Only topics the reader can open (SPEC 4.5 rule 2), each with a lesson to
  *   start from: one the person owes (listed whatever the reader may open),
  *   else one the reader can open, preferring one the person is enrolled in,

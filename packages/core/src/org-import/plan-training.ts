@@ -83,7 +83,7 @@ export const planObligations = (ctx: PlanContext) => {
         keys.problem(`${path}.lesson`, `lesson "${itemKey}" was generated for a single person and cannot be assigned`)
       }
     }
-    if (obligation.status === "active") {
+    if (obligation.status === "active" && named.length === 1) {
       const first = active.claim(`${obligation.person} ${itemType} ${itemKey}`, path)
       if (first !== undefined) keys.problem(`${path}.status`, `"${obligation.person}" already owes ${itemType} "${itemKey}" (active at ${first})`)
     }

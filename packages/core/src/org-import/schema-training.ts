@@ -26,6 +26,8 @@ export const FixtureQuestion = Schema.Struct({
   topic: Schema.optional(Key)
 })
 export type FixtureQuestion = typeof FixtureQuestion.Type
+/** A prepared quiz has at least one question. */
+const Questions = Schema.Array(FixtureQuestion).pipe(Schema.minItems(1))
 
 /** One answered question of an attempt (SPEC 2.11), as quiz_attempts.questions keeps it. */
 export const FixtureQuestionResult = Schema.Struct({
@@ -93,7 +95,7 @@ export const FixtureEnrollment = Schema.Struct({
   assignedBy: Schema.optional(Key),
   /** With questions the quiz is READY; omitted, it is PENDING and a "quiz.prepare" job is queued. */
   quiz: Schema.optional(Schema.Struct({
-    questions: Schema.Array(FixtureQuestion),
+    questions: Questions,
     difficulty: withDefault(Difficulty, () => "MODERATE" as const)
   })),
   attempts: withDefault(Schema.Array(FixtureAttempt), () => [])
@@ -146,7 +148,7 @@ export const FixturePopQuizRecipient = Schema.Struct({
    * (then a small set about the content is written), they are READY;
    * otherwise PENDING with a "pop-quiz.prepare" job queued.
    */
-  questions: Schema.optional(Schema.Array(FixtureQuestion))
+  questions: Schema.optional(Questions)
 })
 
 export const FixturePopQuiz = Schema.Struct({
@@ -164,3 +166,13 @@ export const FixturePopQuiz = Schema.Struct({
   recipients: withDefault(Schema.Array(FixturePopQuizRecipient), () => [])
 })
 export type FixturePopQuiz = typeof FixturePopQuiz.Type
+
+/** The training sections as fields of the fixture (schema.ts): each a list, empty when omitted. */
+export const trainingFields = {
+  reviews: withDefault(Schema.Array(FixtureMemberReview), () => []),
+  retrainingPolicies: withDefault(Schema.Array(FixtureRetrainingPolicy), () => []),
+  mastery: withDefault(Schema.Array(FixtureMastery), () => []),
+  enrollments: withDefault(Schema.Array(FixtureEnrollment), () => []),
+  obligations: withDefault(Schema.Array(FixtureObligation), () => []),
+  popQuizzes: withDefault(Schema.Array(FixturePopQuiz), () => [])
+}

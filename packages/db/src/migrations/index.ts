@@ -5,7 +5,9 @@ import rateLimits from "./0002_rate_limits.js"
 import content from "./0003_content.js"
 import narration from "./0004_narration.js"
 import training from "./0005_training.js"
-import lessonTopics from "./0007_lesson_topics.js"
+import notifications from "./0006_notifications.js"
+import trainingReads from "./0007_training_reads.js"
+import lessonTopics from "./0009_lesson_topics.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -14,6 +16,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0003_content": content,
   "0004_narration": narration,
   "0005_training": training,
-  // 0006 is reserved for notifications (branch wt/notify).
-  "0007_lesson_topics": lessonTopics
+  "0006_notifications": notifications,
+  "0007_training_reads": trainingReads,
+  // 0008 is taken by the computed due dates of obligations (branch wt/assign).
+  "0009_lesson_topics": lessonTopics
 }
