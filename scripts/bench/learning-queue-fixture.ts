@@ -162,7 +162,8 @@ export const learningQueueFixture = (now: Date = new Date()): OrgFixtureInput =>
     topic,
     level: (["PARTIAL", "MASTERED", "MASTERED"] as const)[int(3)]!
   }))
-  const noQuiz = { questions: [] }
+  // A quiz ready with one question (so no quiz.prepare job runs).
+  const readyQuiz = { questions: [{ number: 1, kind: "cloze" as const, question: "Fill in: ____", choices: [], correctAnswer: "yes", explanation: "" }] }
   const enrollments = [
     ...Array.from({ length: 60 }, (_, j) => ({
       person: LEARNER,
@@ -170,9 +171,9 @@ export const learningQueueFixture = (now: Date = new Date()): OrgFixtureInput =>
       status: "completed" as const,
       completedAt: at(-200 + j),
       retrainAt: j % 2 === 0 ? at(-10 - j) : at(100 + j),
-      quiz: noQuiz
+      quiz: readyQuiz
     })),
-    ...Array.from({ length: 20 }, (_, j) => ({ person: LEARNER, lesson: `l${j * 3 + 1}`, startedAt: at(-5 - j), quiz: noQuiz }))
+    ...Array.from({ length: 20 }, (_, j) => ({ person: LEARNER, lesson: `l${j * 3 + 1}`, startedAt: at(-5 - j), quiz: readyQuiz }))
   ]
   const retrainingPolicies = Array.from({ length: 20 }, (_, j) => ({
     lesson: `l${j * 6}`,

@@ -74,7 +74,10 @@ const lesson = (key: string, title: string, pieces: ReadonlyArray<string>, visib
   content: [...pieces]
 })
 
-const noQuiz = { questions: [] }
+/** A quiz ready with one question (so no quiz.prepare job runs). */
+const readyQuiz = {
+  questions: [{ number: 1, kind: "cloze" as const, question: "Fill in: ____", choices: [], correctAnswer: "yes", explanation: "" }]
+}
 
 export const queueFixture: OrgFixtureInput = {
   organization: { name: "Queue Co", plan: "enterprise" },
@@ -207,24 +210,24 @@ export const queueFixture: OrgFixtureInput = {
     ...["changed", "unchanged", "retaken"].map((topic) => ({ person: "cara", topic, level: "MASTERED" as const }))
   ],
   enrollments: [
-    { person: "lena", lesson: "lPartial", startedAt: "2026-03-01T00:00:00.000Z", quiz: noQuiz },
+    { person: "lena", lesson: "lPartial", startedAt: "2026-03-01T00:00:00.000Z", quiz: readyQuiz },
     {
       person: "lena",
       lesson: "lRetrain",
       status: "completed",
       completedAt: "2026-01-10T00:00:00.000Z",
       retrainAt: "2026-02-01T00:00:00.000Z",
-      quiz: noQuiz
+      quiz: readyQuiz
     },
-    { person: "lena", lesson: "lDone", status: "completed", completedAt: "2026-01-10T00:00:00.000Z", quiz: noQuiz },
-    { person: "lena", lesson: "lVault", quiz: noQuiz },
+    { person: "lena", lesson: "lDone", status: "completed", completedAt: "2026-01-10T00:00:00.000Z", quiz: readyQuiz },
+    { person: "lena", lesson: "lVault", quiz: readyQuiz },
     ...["lChanged", "lUnchanged", "lRetaken"].map((lesson) => ({
       person: "cara",
       lesson,
       status: "completed" as const,
       completedAt: "2026-01-10T00:00:00.000Z",
       retrainAt: "2026-02-01T00:00:00.000Z",
-      quiz: noQuiz
+      quiz: readyQuiz
     })),
     {
       person: "cara",
@@ -232,7 +235,7 @@ export const queueFixture: OrgFixtureInput = {
       status: "completed",
       completedAt: "2026-03-01T00:00:00.000Z",
       retrainAt: "2099-01-01T00:00:00.000Z",
-      quiz: noQuiz
+      quiz: readyQuiz
     }
   ],
   obligations: [
