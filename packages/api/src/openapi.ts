@@ -26,7 +26,9 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   knowledge:
     "The knowledge graph: 14 categories hold spaces, spaces hold topics, topics hold items (processes, policies, facts) with the evidence they came from. Only the live graph, and only what the caller can read.",
   search: "Full-text search over topics and content chapters the caller can read, with highlighted snippets and typo tolerance.",
-  narration: "Voice narration: text to MP3 speech with word timings, against a monthly character allowance per organization."
+  narration: "Voice narration: text to MP3 speech with word timings, against a monthly character allowance per organization.",
+  assigning:
+    "Assigning training: assign and take back lessons, set a lesson's retraining policy, require knowledge of a topic or item, assign retraining, and waive, cancel or re-date obligations. Needs the training:assign scope and the act allowed to the person on every call; each route is limited to 30 calls a minute and 300 an hour per token."
 }
 
 /** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { Administration } from "./administration/service.js"
+import { Assigning } from "./assigning/service.js"
 import { Authenticator } from "./auth/service.js"
 import { CompanyRoles } from "./company-roles/service.js"
 import { ContentReview } from "./content-review/service.js"
@@ -24,6 +25,7 @@ import { Teams } from "./teams/service.js"
  */
 export const CoreLive = Layer.mergeAll(
   Administration.Default,
+  Assigning.Default,
   Authenticator.Default,
   CompanyRoles.Default,
   ContentLibrary.Default,
