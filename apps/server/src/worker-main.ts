@@ -5,6 +5,8 @@ import { DatabaseLive } from "@tks/db/client"
 import { EmbeddedMaintenanceLive } from "@tks/db/maintenance"
 import { MigrationsLive } from "@tks/db/migrate"
 import { KnowledgeExtractorLive } from "@tks/adapters/extraction/live"
+import { MailSenderLive } from "@tks/adapters/mail/live"
+import { SmsSenderLive } from "@tks/adapters/sms/live"
 import { LoggingLive } from "./observability/logging.js"
 import { TracingLive } from "./observability/tracing.js"
 import { reportStartupFailure } from "./startup/failure.js"
@@ -21,7 +23,7 @@ const main = Effect.gen(function*() {
   yield* DatabaseConfig
   const Database = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
   const Workers = Layer.merge(workersLayer(config), EmbeddedMaintenanceLive).pipe(
-    Layer.provide(KnowledgeExtractorLive),
+    Layer.provide(Layer.mergeAll(KnowledgeExtractorLive, MailSenderLive, SmsSenderLive)),
     Layer.provide(Database)
   )
   yield* Effect.logInfo("worker process started").pipe(Effect.annotateLogs({ owner: config.owner }))

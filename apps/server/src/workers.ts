@@ -2,6 +2,7 @@ import { hostname } from "node:os"
 import { randomBytes } from "node:crypto"
 import { Config, Effect, Layer } from "effect"
 import { JobWorkersLive, type WorkerSettings } from "@tks/core/jobs/worker"
+import { notificationDeliveryJob } from "@tks/core/notifications/delivery"
 import { contentProcessingJob } from "@tks/core/processing/job"
 import { ContentProcessor } from "@tks/core/processing/processor"
 import { setting } from "./config.js"
@@ -42,11 +43,13 @@ export const WorkerConfig: Config.Config<WorkerConfig> = Config.all({
 })
 
 /**
- * The job workers of this process: content processing (issue 6); issue 8
- * adds its handlers here. Needs the database and a KnowledgeExtractor.
+ * The job workers of this process: content processing (issue 6) and
+ * notification delivery (issue 8). Needs the database, a KnowledgeExtractor,
+ * a MailSender and an SmsSender.
  */
 export const workersLayer = (config: WorkerConfig) =>
   Layer.unwrapEffect(
-    Effect.map(contentProcessingJob({ stageDelayMs: config.stageDelayMs }), (contentProcessing) =>
-      JobWorkersLive(config, [contentProcessing]))
+    Effect.all([contentProcessingJob({ stageDelayMs: config.stageDelayMs }), notificationDeliveryJob]).pipe(
+      Effect.map((handlers) => JobWorkersLive(config, handlers))
+    )
   ).pipe(Layer.provide(ContentProcessor.Default))

@@ -12,7 +12,7 @@ import { WorkerConfig } from "../src/workers.js"
 import { workersLayer } from "../src/workers.js"
 import { TestExtractorLive } from "../../../packages/core/test/support/test-extractor.js"
 import { linesOf, startServerProcess, stop, waitReady } from "./support/server-process.js"
-import { TestAdaptersLive } from "./support/adapters.js"
+import { TestAdaptersLive, TestMessagingLive } from "./support/adapters.js"
 import { TestServerLive } from "./support/server.js"
 
 const read = (env: Record<string, string>) =>
@@ -88,7 +88,7 @@ const WithSlowPoll = Layer.mergeAll(
     Layer.provide(TestExtractorLive)
   )
 ).pipe(
-  Layer.provideMerge(TestAdaptersLive),
+  Layer.provideMerge(Layer.merge(TestAdaptersLive, TestMessagingLive)),
   Layer.provideMerge(TestDatabaseLive),
   Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
 )

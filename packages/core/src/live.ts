@@ -12,6 +12,7 @@ import { Me } from "./me/service.js"
 import { Members } from "./members/service.js"
 import { NarrationReaperLive } from "./narration/reaper.js"
 import { Narration } from "./narration/service.js"
+import { NotificationOutbox } from "./notifications/outbox.js"
 import { ContentProcessing } from "./processing/service.js"
 import { RateLimiter } from "./rate-limits/service.js"
 import { RateLimitSweepLive } from "./rate-limits/sweep.js"
@@ -41,5 +42,6 @@ export const CoreLive = Layer.mergeAll(
   KnowledgeGraph.Default,
   Search.Default,
   Narration.Default,
-  NarrationReaperLive
+  NarrationReaperLive,
+  NotificationOutbox.Default
 )

@@ -11,10 +11,12 @@ import { TestExtractorLive } from "../../../../packages/core/test/support/test-e
 import { createHttpServer } from "../../src/http/node-server.js"
 import { HttpRoutes } from "../../src/http/routes.js"
 import { workersLayer } from "../../src/workers.js"
-import { TestAdaptersLive } from "./adapters.js"
+import { TestAdaptersLive, TestMessagingLive } from "./adapters.js"
 import type { PageFetcher } from "@tks/adapters/page-fetch/port"
 import type { VideoCatalog } from "@tks/adapters/video/port"
 import type { SpeechSynthesizer } from "@tks/adapters/speech/port"
+import type { MailSender } from "@tks/adapters/mail/port"
+import type { SmsSender } from "@tks/adapters/sms/port"
 
 /**
  * The job workers, as the server runs them, with the deterministic test
@@ -35,11 +37,15 @@ const TestWorkersLive = workersLayer({
  * The real server (every route, the real middleware, the job workers) on a
  * free loopback port, over a fresh, migrated test database (embedded PGlite,
  * or TEST_DATABASE_URL). Use with `layer(TestServerLive, { excludeTestServices: true })`.
+ * Email and texts go to `messaging` (default: the recording doubles of support/adapters.ts).
  */
-export const testServerWith = <E>(adapters: Layer.Layer<PageFetcher | VideoCatalog | SpeechSynthesizer, E>) =>
+export const testServerWith = <E, E2 = never>(
+  adapters: Layer.Layer<PageFetcher | VideoCatalog | SpeechSynthesizer, E>,
+  messaging: Layer.Layer<MailSender | SmsSender, E2> = TestMessagingLive
+) =>
   HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default, TestWorkersLive)),
-    Layer.provideMerge(adapters),
+    Layer.provideMerge(Layer.merge(adapters, messaging)),
     Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(FetchHttpClient.layer),
     Layer.provideMerge(TestDatabaseLive),

@@ -5,6 +5,7 @@ import rateLimits from "./0002_rate_limits.js"
 import content from "./0003_content.js"
 import narration from "./0004_narration.js"
 import training from "./0005_training.js"
+import notifications from "./0006_notifications.js"
 import obligationComputedDue from "./0007_obligation_computed_due.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
@@ -14,5 +15,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0003_content": content,
   "0004_narration": narration,
   "0005_training": training,
+  "0006_notifications": notifications,
   "0007_obligation_computed_due": obligationComputedDue
 }
