@@ -5,6 +5,7 @@ import { JobWorkersLive, type WorkerSettings } from "@tks/core/jobs/worker"
 import { notificationDeliveryJob } from "@tks/core/notifications/delivery"
 import { contentProcessingJob } from "@tks/core/processing/job"
 import { ContentProcessor } from "@tks/core/processing/processor"
+import { quizPreparationJob } from "@tks/core/quizzes/job"
 import { setting } from "./config.js"
 
 const flags: Record<string, boolean> = { true: true, yes: true, on: true, "1": true, false: false, no: false, off: false, "0": false }
@@ -43,13 +44,13 @@ export const WorkerConfig: Config.Config<WorkerConfig> = Config.all({
 })
 
 /**
- * The job workers of this process: content processing (issue 6) and
- * notification delivery (issue 8). Needs the database, a KnowledgeExtractor,
- * a MailSender and an SmsSender.
+ * The job workers of this process: content processing (issue 6), quiz
+ * preparation and notification delivery (issue 8). Needs the database, a
+ * KnowledgeExtractor, a QuestionGenerator, a MailSender and an SmsSender.
  */
 export const workersLayer = (config: WorkerConfig) =>
   Layer.unwrapEffect(
-    Effect.all([contentProcessingJob({ stageDelayMs: config.stageDelayMs }), notificationDeliveryJob]).pipe(
+    Effect.all([contentProcessingJob({ stageDelayMs: config.stageDelayMs }), quizPreparationJob, notificationDeliveryJob]).pipe(
       Effect.map((handlers) => JobWorkersLive(config, handlers))
     )
   ).pipe(Layer.provide(ContentProcessor.Default))

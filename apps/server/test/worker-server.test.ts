@@ -10,6 +10,7 @@ import { travelHandbook } from "../../../packages/core/test/support/handbook.js"
 import { failureLine } from "../src/startup/failure.js"
 import { WorkerConfig } from "../src/workers.js"
 import { workersLayer } from "../src/workers.js"
+import { LocalQuestionGenerator } from "@tks/adapters/questions/local"
 import { TestExtractorLive } from "../../../packages/core/test/support/test-extractor.js"
 import { linesOf, startServerProcess, stop, waitReady } from "./support/server-process.js"
 import { TestAdaptersLive, TestMessagingLive } from "./support/adapters.js"
@@ -85,7 +86,7 @@ const WithSlowPoll = Layer.mergeAll(
   CoreLive,
   FixtureImporter.Default,
   workersLayer({ enabled: true, owner: "slow-poll", concurrency: 1, pollMs: 600_000, leaseMs: 10_000, retryBaseMs: 50, stageDelayMs: 0 }).pipe(
-    Layer.provide(TestExtractorLive)
+    Layer.provide(Layer.merge(TestExtractorLive, LocalQuestionGenerator))
   )
 ).pipe(
   Layer.provideMerge(Layer.merge(TestAdaptersLive, TestMessagingLive)),

@@ -4,18 +4,8 @@ import { KnowledgeExtractorLive } from "@tks/adapters/extraction/live"
 import { llmExtractorLayer, type LlmSettings } from "@tks/adapters/extraction/llm"
 import { ExtractionFailed, type ExtractionInput, KnowledgeExtractor } from "@tks/adapters/extraction/port"
 import { inputOf, securityStandard } from "./support/extraction-documents.js"
+import { completion } from "./support/chat-completions.js"
 import { json, type RecordedRequest, type ScriptedReply, scriptedServer } from "./support/scripted-server.js"
-
-/** A chat-completions answer whose message is `content`, as OpenAI and compatible servers send it. */
-const completion = (content: string | null, finishReason = "stop"): ScriptedReply =>
-  json(200, {
-    id: "chatcmpl-test",
-    object: "chat.completion",
-    created: 1_700_000_000,
-    model: "test-model",
-    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finishReason }],
-    usage: { prompt_tokens: 120, completion_tokens: 80, total_tokens: 200 }
-  })
 
 const validAnswer = {
   title: "Information Security Standard",

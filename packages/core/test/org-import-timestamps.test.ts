@@ -13,7 +13,7 @@ const count = (table: "organizations" | "users" | "invitations") =>
     Effect.map((rows) => rows[0]?.n ?? -1)
   )
 
-/** Every path of the published JSON Schema whose value is a date-time, and every property named `...At`. */
+/** Every path of the published JSON Schema whose value is a date-time, and every property named `...At` or `dueDate` (SPEC's name). */
 const dateTimePaths = () => {
   const document = JSONSchema.make(OrgFixture) as { $defs: Record<string, unknown> }
   const dateTimes: Array<string> = []
@@ -28,7 +28,7 @@ const dateTimePaths = () => {
     walk(schema["items"], `${path}[]`, seen)
     for (const [field, value] of Object.entries((schema["properties"] as Record<string, unknown> | undefined) ?? {})) {
       const fieldPath = path === "" ? field : `${path}.${field}`
-      if (field.endsWith("At")) named.push(fieldPath)
+      if (field.endsWith("At") || field === "dueDate") named.push(fieldPath)
       walk(value, fieldPath, seen)
     }
   }
@@ -106,13 +106,28 @@ layer(TestLayer)("fixture timestamps", (it) => {
       "directory.connection.tokenExpiresAt",
       "directory.connection.tokenLastUsedAt",
       "directory.events[].createdAt",
+      "enrollments[].attempts[].completedAt",
+      "enrollments[].completedAt",
+      "enrollments[].enrolledAt",
+      "enrollments[].retrainAt",
+      "enrollments[].startedAt",
       "findings[].createdAt",
       "invitations[].createdAt",
       "invitations[].expiresAt",
+      "mastery[].provenAt",
+      "obligations[].createdAt",
+      "obligations[].dueBasisAt",
+      "obligations[].dueDate",
+      "obligations[].endedAt",
       "orgChartVerification.lastVerifiedAt",
       "people[].deactivatedAt",
       "people[].tokenExpiresAt",
-      "reviewRequests[].createdAt"
+      "popQuizzes[].createdAt",
+      "popQuizzes[].dueDate",
+      "popQuizzes[].recipients[].completedAt",
+      "retrainingPolicies[].updatedAt",
+      "reviewRequests[].createdAt",
+      "reviews[].reviewedAt"
     ])
   })
 })

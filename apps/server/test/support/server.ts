@@ -2,6 +2,7 @@ import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest, HttpLaye
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { Api } from "@tks/api/api"
+import { LocalQuestionGenerator } from "@tks/adapters/questions/local"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import type { OrgFixtureInput } from "@tks/core/org-import/schema"
 import { CoreLive } from "@tks/core/live"
@@ -20,8 +21,9 @@ import type { SmsSender } from "@tks/adapters/sms/port"
 
 /**
  * The job workers, as the server runs them, with the deterministic test
- * extractor (packages/core/test/support/test-extractor.ts) and a short poll,
- * so a contract test can poll GET /v1/content/{id} until it is COMPLETED.
+ * extractor (packages/core/test/support/test-extractor.ts), the local
+ * (deterministic) question generator and a short poll, so a contract test can
+ * poll GET /v1/content/{id} until it is COMPLETED, or a quiz until it is READY.
  */
 const TestWorkersLive = workersLayer({
   enabled: true,
@@ -31,7 +33,7 @@ const TestWorkersLive = workersLayer({
   leaseMs: 10_000,
   retryBaseMs: 50,
   stageDelayMs: 0
-}).pipe(Layer.provide(TestExtractorLive))
+}).pipe(Layer.provide(Layer.merge(TestExtractorLive, LocalQuestionGenerator)))
 
 /**
  * The real server (every route, the real middleware, the job workers) on a

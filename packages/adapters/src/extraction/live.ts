@@ -1,5 +1,5 @@
-import { Config, type ConfigError, Effect, Layer, Option, Redacted } from "effect"
-import { llmExtractorLayer, LlmConfig } from "./llm.js"
+import { type ConfigError, Effect, Layer, Option } from "effect"
+import { configuredLlm, llmExtractorLayer } from "./llm.js"
 import { LocalKnowledgeExtractor } from "./local.js"
 import type { KnowledgeExtractor } from "./port.js"
 
@@ -10,16 +10,14 @@ import type { KnowledgeExtractor } from "./port.js"
  */
 export const KnowledgeExtractorLive: Layer.Layer<KnowledgeExtractor, ConfigError.ConfigError> = Layer.unwrapEffect(
   Effect.gen(function*() {
-    const settings = yield* LlmConfig
-    const keySet = Option.exists(settings.apiKey, (key) => Redacted.value(key).trim() !== "")
-    const baseUrlSet = Option.exists(yield* Config.option(Config.string("LLM_BASE_URL")), (url) => url.trim() !== "")
-    if (!keySet && !baseUrlSet) {
+    const llm = yield* configuredLlm
+    if (Option.isNone(llm)) {
       yield* Effect.logInfo("knowledge extraction: local (set LLM_API_KEY to extract with an LLM)")
       return LocalKnowledgeExtractor
     }
     yield* Effect.logInfo("knowledge extraction: LLM").pipe(
-      Effect.annotateLogs({ model: settings.model, baseUrl: settings.baseUrl })
+      Effect.annotateLogs({ model: llm.value.model, baseUrl: llm.value.baseUrl })
     )
-    return llmExtractorLayer(keySet ? settings : { ...settings, apiKey: Option.none() })
+    return llmExtractorLayer(llm.value)
   })
 )

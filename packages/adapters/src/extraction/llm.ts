@@ -2,7 +2,7 @@ import { type AiError, LanguageModel } from "@effect/ai"
 import { OpenAiClient } from "@effect/ai-openai"
 import { FetchHttpClient } from "@effect/platform"
 import { categories } from "@tks/domain/knowledge"
-import { Config, Duration, Effect, JSONSchema, Layer, Option, type Redacted } from "effect"
+import { Config, type ConfigError, Duration, Effect, JSONSchema, Layer, Option, Redacted } from "effect"
 import { chatCompletionsModel } from "./chat-completions.js"
 import { mergeExtractions, windowsOf } from "./llm-windows.js"
 import { Extraction, ExtractionFailed, type ExtractionInput, KnowledgeExtractor } from "./port.js"
@@ -63,10 +63,11 @@ const promptFor = (input: ExtractionInput, window: string, index: number, count:
   }
 ]
 
-const reasonOf = (error: AiError.AiError): string => {
+/** A model failure in words; `answer` names what the answer should have been ("a valid extraction"). */
+export const aiFailureReason = (error: AiError.AiError, answer: string): string => {
   switch (error._tag) {
     case "MalformedOutput":
-      return `the model's answer is not a valid extraction: ${error.description ?? error.message}`
+      return `the model's answer is not ${answer}: ${error.description ?? error.message}`
     case "HttpResponseError":
       return `the model endpoint answered HTTP ${error.response.status}`
     case "HttpRequestError":
@@ -91,7 +92,7 @@ export const makeLlmExtractor = (settings: LlmSettings) =>
           }),
           Effect.catchIf(
             (error): error is AiError.AiError => error._tag !== "ExtractionFailed",
-            (error) => Effect.fail(new ExtractionFailed({ reason: reasonOf(error) }))
+            (error) => Effect.fail(new ExtractionFailed({ reason: aiFailureReason(error, "a valid extraction") }))
           )
         )
 
@@ -110,11 +111,27 @@ export const makeLlmExtractor = (settings: LlmSettings) =>
     return KnowledgeExtractor.of({ name: `llm:${settings.model}`, extract })
   })
 
-export const llmExtractorLayer = (settings: LlmSettings): Layer.Layer<KnowledgeExtractor> =>
-  Layer.effect(KnowledgeExtractor, makeLlmExtractor(settings)).pipe(
-    Layer.provide(chatCompletionsModel(settings.model)),
+/** The chat model `settings` name: chat completions at its base URL, with its key when it has one. */
+export const chatModelLayer = (settings: LlmSettings): Layer.Layer<LanguageModel.LanguageModel> =>
+  chatCompletionsModel(settings.model).pipe(
     Layer.provide(
       OpenAiClient.layer({ apiUrl: settings.baseUrl.replace(/\/+$/, ""), apiKey: Option.getOrUndefined(settings.apiKey) })
     ),
     Layer.provide(FetchHttpClient.layer)
   )
+
+/**
+ * The LLM settings when the environment asks for an LLM: LLM_API_KEY set, or
+ * LLM_BASE_URL naming an OpenAI-compatible server (a keyless one, such as a
+ * local model runner, gets no key). None: the local adapters.
+ */
+export const configuredLlm: Effect.Effect<Option.Option<LlmSettings>, ConfigError.ConfigError> = Effect.gen(function*() {
+  const settings = yield* LlmConfig
+  const keySet = Option.exists(settings.apiKey, (key) => Redacted.value(key).trim() !== "")
+  const baseUrlSet = Option.exists(yield* Config.option(Config.string("LLM_BASE_URL")), (url) => url.trim() !== "")
+  if (!keySet && !baseUrlSet) return Option.none()
+  return Option.some(keySet ? settings : { ...settings, apiKey: Option.none() })
+})
+
+export const llmExtractorLayer = (settings: LlmSettings): Layer.Layer<KnowledgeExtractor> =>
+  Layer.effect(KnowledgeExtractor, makeLlmExtractor(settings)).pipe(Layer.provide(chatModelLayer(settings)))
