@@ -7,6 +7,7 @@ import { ContentReviewGroup } from "./groups/content-review.js"
 import { ContentGroup } from "./groups/content.js"
 import { DocumentsGroup } from "./groups/documents.js"
 import { KnowledgeGroup } from "./groups/knowledge.js"
+import { LearningQueueGroup } from "./groups/learning-queue.js"
 import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
 import { NarrationGroup } from "./groups/narration.js"
@@ -32,6 +33,7 @@ export class Api extends HttpApi.make("tks")
   .add(SearchGroup)
   .add(NarrationGroup)
   .add(AssigningGroup)
+  .add(LearningQueueGroup)
   .addError(BadRequest)
   .addError(ServiceUnavailable)
   .prefix("/v1")

@@ -28,7 +28,9 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   search: "Full-text search over topics and content chapters the caller can read, with highlighted snippets and typo tolerance.",
   narration: "Voice narration: text to MP3 speech with word timings, against a monthly character allowance per organization.",
   assigning:
-    "Assigning training: assign and take back lessons, set a lesson's retraining policy, require knowledge of a topic or item, assign retraining, and waive, cancel or re-date obligations. Needs the training:assign scope and the act allowed to the person on every call; each route is limited to 30 calls a minute and 300 an hour per token."
+    "Assigning training: assign and take back lessons, set a lesson's retraining policy, require knowledge of a topic or item, assign retraining, and waive, cancel or re-date obligations. Needs the training:assign scope and the act allowed to the person on every call; each route is limited to 30 calls a minute and 300 an hour per token.",
+  learningQueue:
+    "The learning queue: the ranked topics a person should study next, from their duties and what they owe, recomputed on every request."
 }
 
 /** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */

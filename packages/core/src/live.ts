@@ -8,6 +8,7 @@ import { ContentLibrary } from "./content/service.js"
 import { Documents } from "./intake/documents.js"
 import { Videos } from "./intake/videos.js"
 import { KnowledgeGraph } from "./knowledge/service.js"
+import { LearningQueue } from "./learning-queue/service.js"
 import { Me } from "./me/service.js"
 import { Members } from "./members/service.js"
 import { NarrationReaperLive } from "./narration/reaper.js"
@@ -43,5 +44,6 @@ export const CoreLive = Layer.mergeAll(
   Search.Default,
   Narration.Default,
   NarrationReaperLive,
-  NotificationOutbox.Default
+  NotificationOutbox.Default,
+  LearningQueue.Default
 )

@@ -10,6 +10,7 @@ import { ContentReviewHandlers } from "./handlers/content-review.js"
 import { ContentHandlers } from "./handlers/content.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { KnowledgeHandlers } from "./handlers/knowledge.js"
+import { LearningQueueHandlers } from "./handlers/learning-queue.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
 import { NarrationHandlers } from "./handlers/narration.js"
@@ -34,7 +35,8 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     KnowledgeHandlers,
     SearchHandlers,
     NarrationHandlers,
-    AssigningHandlers
+    AssigningHandlers,
+    LearningQueueHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )
