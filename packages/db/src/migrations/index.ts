@@ -6,7 +6,8 @@ import content from "./0003_content.js"
 import narration from "./0004_narration.js"
 import training from "./0005_training.js"
 import notifications from "./0006_notifications.js"
-import obligationComputedDue from "./0007_obligation_computed_due.js"
+import trainingReads from "./0007_training_reads.js"
+import obligationComputedDue from "./0008_obligation_computed_due.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -16,5 +17,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0004_narration": narration,
   "0005_training": training,
   "0006_notifications": notifications,
-  "0007_obligation_computed_due": obligationComputedDue
+  "0007_training_reads": trainingReads,
+  "0008_obligation_computed_due": obligationComputedDue
 }
