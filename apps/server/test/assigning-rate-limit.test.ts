@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { assignersOnce, post, query, storedObligation } from "./support/assigners.js"
+import { assignersOnce, execute, post, query, storedObligation } from "./support/assigners.js"
 import { clearOfMinuteEnd } from "./support/contributors.js"
 import { expectError } from "./support/responses.js"
 import { TestServerLive } from "./support/server.js"
@@ -44,6 +44,24 @@ layer(TestServerLive, { excludeTestServices: true })("the assigning rate limits 
       expectError(yield* post("/v1/obligations/obl_made_up/cancel", token, { reason: "r" }), 404, "NOT_FOUND", "cancel")
       const other = yield* post(`/v1/obligations/${active}/waive`, yield* freshToken("admin"), { reason: "r" })
       expect(other.json).toMatchObject({ status: "waived" })
+    }))
+
+  it.effect("300 calls in the hour: the next is 429 with the hour's limit and a Retry-After up to the end of the hour", () =>
+    Effect.gen(function*() {
+      const { freshToken, orgId } = yield* setup
+      const token = yield* freshToken("owner")
+      yield* clearOfMinuteEnd
+      expectError(yield* post("/v1/obligations/obl_made_up/cancel", token, { reason: "r" }), 404, "NOT_FOUND", "first")
+      // The hour's window already holds 300 calls of this token on this route (the minute's holds 1).
+      yield* execute((sql) => sql`
+        UPDATE rate_limit_counters SET hits = ARRAY[hits[1], 300]
+        WHERE org_id = ${orgId} AND rule = 'assigning:cancel' AND window_seconds = ARRAY[60, 3600]`)
+      const refused = yield* post("/v1/obligations/obl_made_up/cancel", token, { reason: "r" })
+      expect(refused.status).toBe(429)
+      expect(refused.json).toMatchObject({ code: "RATE_LIMITED", limit: 300 })
+      const retryAfter = Number(refused.headers.get("retry-after"))
+      expect(retryAfter).toBeGreaterThanOrEqual(1)
+      expect(retryAfter).toBeLessThanOrEqual(3600)
     }))
 })
 
