@@ -34,7 +34,9 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   lessons: "Lessons: their source content pieces in order, and their retraining policy. Only lessons the caller can read.",
   training:
     "Training: your own obligations, enrollments and pop quizzes, another person's progress, and the results of each quiz attempt.",
-  popQuizzes: "Pop quizzes on one piece of content, sent to people of the organization, and how each recipient did."
+  popQuizzes: "Pop quizzes on one piece of content, sent to people of the organization, and how each recipient did.",
+  learning:
+    "The learner's own acts: start a lesson, read the quiz prepared for the enrollment, submit answers. A passed quiz (score 0.8 or more) completes the enrollment and its obligations and raises mastery."
 }
 
 /** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */

@@ -7,6 +7,7 @@ import { ContentReview } from "./content-review/service.js"
 import { ContentLibrary } from "./content/service.js"
 import { Documents } from "./intake/documents.js"
 import { Videos } from "./intake/videos.js"
+import { Learning } from "./learning/service.js"
 import { KnowledgeGraph } from "./knowledge/service.js"
 import { LearningQueue } from "./learning-queue/service.js"
 import { Lessons } from "./lessons/service.js"
@@ -28,6 +29,8 @@ import { Training } from "./training/service.js"
  * Every domain service, for any transport (HTTP, MCP, jobs). Needs a
  * SqlClient, and the outside-world ports (PageFetcher, VideoCatalog and
  * SpeechSynthesizer from @tks/adapters), which the composition provides.
+ * NotificationOutbox only writes the outbox; the job workers deliver it
+ * (apps/server/src/workers.ts, with MailSender and SmsSender).
  */
 export const CoreLive = Layer.mergeAll(
   Administration.Default,
@@ -48,10 +51,11 @@ export const CoreLive = Layer.mergeAll(
   Search.Default,
   Narration.Default,
   NarrationReaperLive,
-  NotificationOutbox.Default,
-  LearningQueue.Default,
   Lessons.Default,
   Training.Default,
   MemberProgressList.Default,
-  PopQuizReads.Default
+  PopQuizReads.Default,
+  Learning.Default,
+  NotificationOutbox.Default,
+  LearningQueue.Default
 )

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Timestamp } from "./common.js"
 import { QuestionKind, QuizDifficulty, QuizStatus } from "./quiz.js"
 import { storableText } from "./text.js"
+import { Enrollment, EnrollmentStatus } from "./training.js"
 
 /**
  * The learner's own acts (`/v1/me/...`), which SPEC does not show but the
@@ -9,29 +10,13 @@ import { storableText } from "./text.js"
  * quiz prepared for the enrollment, submit answers.
  */
 
-export const LessonPath = Schema.Struct({ id: Schema.String })
-export const EnrollmentPath = Schema.Struct({ id: Schema.String })
 
-export const EnrollmentStatus = Schema.Literal("in_progress", "completed")
-export type EnrollmentStatus = typeof EnrollmentStatus.Type
-
-/** An enrollment (SPEC 2.8), with when the learner started it. */
-export const Enrollment = Schema.Struct({
-  id: Schema.String,
-  /** The lesson's id. */
-  itemId: Schema.String,
-  title: Schema.String,
-  status: EnrollmentStatus,
-  completedAt: Schema.NullOr(Timestamp),
-  /** The passing attempt's score (0..1) once completed; null before. */
-  score: Schema.NullOr(Schema.Number),
-  /** The due date of the person's active obligation for the lesson, if any. */
-  dueDate: Schema.NullOr(Timestamp),
-  url: Schema.String,
-  enrolledAt: Timestamp,
+/** An enrollment (SPEC 2.8) as the learner's own acts answer it: with when they started it. */
+export const LearnerEnrollment = Schema.Struct({
+  ...Enrollment.fields,
   startedAt: Schema.NullOr(Timestamp)
-}).annotations({ identifier: "Enrollment" })
-export type Enrollment = typeof Enrollment.Type
+}).annotations({ identifier: "LearnerEnrollment" })
+export type LearnerEnrollment = typeof LearnerEnrollment.Type
 
 /** A question as the learner sees it before answering: no correct answer, no explanation. */
 export const QuizQuestion = Schema.Struct({

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Count, Timestamp } from "./common.js"
+import { Count, Fraction, Timestamp } from "./common.js"
 
 /**
  * Quizzes: the questions stored for an enrollment or a pop-quiz recipient
@@ -51,7 +51,7 @@ export const QuestionResult = Schema.Struct({
   number: Count,
   question: Schema.String,
   isCorrect: Schema.Boolean,
-  score: Schema.Number,
+  score: Fraction,
   answer: Schema.NullOr(Schema.String),
   correctAnswer: Schema.String,
   explanation: Schema.String
@@ -63,7 +63,7 @@ export const QuizResult = Schema.Struct({
   id: Schema.String,
   status: Schema.Literal("completed"),
   completedAt: Timestamp,
-  score: Schema.Number,
+  score: Fraction,
   resultsSummary: Schema.String,
   questions: Schema.Array(QuestionResult)
 }).annotations({ identifier: "QuizResult" })

@@ -26,12 +26,15 @@ export const OwnObligation = Schema.Struct({
 }).annotations({ identifier: "OwnObligation" })
 export type OwnObligation = typeof OwnObligation.Type
 
+export const EnrollmentStatus = Schema.Literal("in_progress", "completed")
+export type EnrollmentStatus = typeof EnrollmentStatus.Type
+
 /** SPEC 2.8: one lesson enrollment. Its id is what GET /v1/enrollments/{id}/quiz-results takes. */
 export const Enrollment = Schema.Struct({
   id: Schema.String,
   itemId: Schema.String.annotations({ description: "The lesson's id" }),
   title: Schema.String.annotations({ description: "The lesson's title" }),
-  status: Schema.Literal("in_progress", "completed"),
+  status: EnrollmentStatus,
   completedAt: Schema.NullOr(Timestamp),
   score: Schema.optional(Fraction.annotations({ description: "0 to 1; present only where a score is recorded" })),
   dueDate: Schema.NullOr(Timestamp).annotations({
@@ -59,29 +62,6 @@ export const PersonProgress = Schema.Struct({
   })
 }).annotations({ identifier: "PersonProgress" })
 export type PersonProgress = typeof PersonProgress.Type
-
-/** SPEC 2.11: one answered question of an attempt. */
-export const QuizResultQuestion = Schema.Struct({
-  number: Count,
-  question: Schema.String,
-  isCorrect: Schema.Boolean,
-  score: Fraction,
-  answer: Schema.NullOr(Schema.String),
-  correctAnswer: Schema.String,
-  explanation: Schema.String
-}).annotations({ identifier: "QuizResultQuestion" })
-export type QuizResultQuestion = typeof QuizResultQuestion.Type
-
-/** SPEC 2.11: one submitted attempt at an enrollment's quiz. */
-export const QuizResult = Schema.Struct({
-  id: Schema.String,
-  status: Schema.Literal("completed"),
-  completedAt: Timestamp,
-  score: Fraction,
-  resultsSummary: Schema.String,
-  questions: Schema.Array(QuizResultQuestion)
-}).annotations({ identifier: "QuizResult" })
-export type QuizResult = typeof QuizResult.Type
 
 /** SPEC 2.5: a member progress row. */
 export const MemberProgress = Schema.Struct({

@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { EnrollmentId, OrganizationId, UserId } from "@tks/domain/ids"
-import type { ObligationItemType, QuizResultQuestion } from "@tks/domain/training"
+import type { QuestionResult } from "@tks/domain/quiz"
+import type { ObligationItemType } from "@tks/domain/training"
 import { newestFirstBy } from "../shared/keyset.js"
 
 export interface ObligationRow {
@@ -38,7 +39,7 @@ export interface QuizAttemptRow {
   readonly completed_at: Date
   readonly score: number
   readonly results_summary: string
-  readonly questions: ReadonlyArray<QuizResultQuestion>
+  readonly questions: ReadonlyArray<QuestionResult>
   readonly created_us: string
 }
 

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Logger, LogLevel } from "effect"
@@ -87,7 +89,7 @@ const notificationsOf = (orgId: string) =>
   )
 
 /** Polls `check` every 50 ms until it holds, failing the test if `server` exits first. */
-const waitUntil = (server: ServerProcess, check: Effect.Effect<boolean>) =>
+const waitUntil = <R>(server: ServerProcess, check: Effect.Effect<boolean, never, R>) =>
   Effect.gen(function*() {
     while (!(yield* check)) {
       if (server.child.exitCode !== null || server.child.signalCode !== null) {
@@ -97,6 +99,29 @@ const waitUntil = (server: ServerProcess, check: Effect.Effect<boolean>) =>
     }
   })
 
+/**
+ * Eight messages told, the fakes up, and a first server process delivering
+ * them, caught while an email's DATA has arrived whole and waits for the
+ * relay's answer.
+ */
+const midDelivery = (orgName: string, serverId: string) =>
+  Effect.gen(function*() {
+    const orgId = yield* tellFive(orgName)
+    const sending = yield* fakes
+    const first = yield* sending.start(serverId)
+    yield* waitUntil(first, Effect.sync(() => sending.smtp.received.some((mail) => !mail.acknowledged)))
+    return { orgId, first, ...sending }
+  })
+
+/** Waits until `server` has settled every notification of `orgId`; each must be SENT. */
+const allSentBy = (server: ServerProcess, orgId: string) =>
+  Effect.gen(function*() {
+    yield* waitUntil(server, Effect.map(notificationsOf(orgId), (rows) => rows.every((row) => row.status !== "PENDING")))
+    const rows = yield* notificationsOf(orgId)
+    expect(rows.map((row) => row.status)).toEqual(rows.map(() => "SENT"))
+    return rows
+  })
+
 const countsOf = (ids: ReadonlyArray<string>) => {
   const counts = new Map<string, number>()
   for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1)
@@ -104,14 +129,10 @@ const countsOf = (ids: ReadonlyArray<string>) => {
 }
 
 // Real processes, a real SMTP server and a loopback Twilio on real time.
-layer(TestLayer, { excludeTestServices: true })("notifications across a server restart (DESIGN 6)", (it) => {
+layer(TestLayer, { excludeTestServices: true })("notifications delivered by server processes (DESIGN 5, 6)", (it) => {
   it.scoped("stopping the server (SIGTERM) mid-delivery and starting it again delivers each message exactly once to the fakes", () =>
     Effect.gen(function*() {
-      const orgId = yield* tellFive("Restart Term Org")
-      const { smtp, start, arrivals } = yield* fakes
-      const first = yield* start("first")
-      // An email's DATA has arrived and waits for the relay's answer: stop now.
-      yield* waitUntil(first, Effect.sync(() => smtp.received.some((mail) => !mail.acknowledged)))
+      const { orgId, first, smtp, start, arrivals } = yield* midDelivery("Restart Term Org", "first")
       expect(yield* stop(first)).toBe(0)
       // The shutdown waited for the messages in flight: each was answered and recorded as SENT.
       expect(smtp.received.every((mail) => mail.acknowledged)).toBe(true)
@@ -122,9 +143,7 @@ layer(TestLayer, { excludeTestServices: true })("notifications across a server r
       expect(afterFirst.filter((row) => row.status === "PENDING").length).toBeGreaterThan(0)
 
       const second = yield* start("second")
-      yield* waitUntil(second, Effect.map(notificationsOf(orgId), (rows) => rows.every((row) => row.status !== "PENDING")))
-      const rows = yield* notificationsOf(orgId)
-      expect(rows.map((row) => row.status)).toEqual(rows.map(() => "SENT"))
+      const rows = yield* allSentBy(second, orgId)
       // Every message arrived, and none twice.
       const counts = countsOf(arrivals())
       expect([...counts.keys()].sort()).toEqual(rows.map((row) => row.id))
@@ -137,10 +156,7 @@ layer(TestLayer, { excludeTestServices: true })("notifications across a server r
 
   it.scoped("a server killed (SIGKILL) mid-delivery: every message arrives at least once, and a repeat carries the same Message-ID", () =>
     Effect.gen(function*() {
-      const orgId = yield* tellFive("Restart Kill Org")
-      const { smtp, start, arrivals } = yield* fakes
-      const first = yield* start("killed")
-      yield* waitUntil(first, Effect.sync(() => smtp.received.some((mail) => !mail.acknowledged)))
+      const { orgId, first, smtp, start, arrivals } = yield* midDelivery("Restart Kill Org", "killed")
       first.child.kill("SIGKILL")
       yield* first.exited
       // The relay has these messages whole, but the killed server never heard it took them: they are still PENDING.
@@ -151,9 +167,7 @@ layer(TestLayer, { excludeTestServices: true })("notifications across a server r
 
       // The next server takes the jobs over once their leases lapse.
       const second = yield* start("after-kill")
-      yield* waitUntil(second, Effect.map(notificationsOf(orgId), (rows) => rows.every((row) => row.status !== "PENDING")))
-      const rows = yield* notificationsOf(orgId)
-      expect(rows.map((row) => row.status)).toEqual(rows.map(() => "SENT"))
+      const rows = yield* allSentBy(second, orgId)
       const counts = countsOf(arrivals())
       // At least once: every message arrived; nothing arrived that is not one of them.
       expect([...counts.keys()].sort()).toEqual(rows.map((row) => row.id))
@@ -165,5 +179,22 @@ layer(TestLayer, { excludeTestServices: true })("notifications across a server r
       // Nothing else was repeated.
       for (const [id, count] of counts) if (!unanswered.includes(id)) expect(count, id).toBe(1)
       expect(yield* stop(second)).toBe(0)
+    }), { timeout: 120_000 })
+
+  it.scoped("without SMTP or Twilio settings the server writes each message into DATA_DIR/mailbox, and says so at start", () =>
+    Effect.gen(function*() {
+      const orgId = yield* tellFive("Mailbox Org")
+      const url = yield* SharedDatabaseUrl
+      const server = yield* startServerProcess({ DATABASE_URL: url, SEED_DEMO: "false", DB_POOL_MAX: "4", LOG_LEVEL: "Info", WORKER_POLL_MS: "100" })
+      const rows = yield* allSentBy(server, orgId)
+      const mailbox = join(server.dataDir, "mailbox")
+      for (const row of rows) {
+        const file = row.channel === "email" ? join(mailbox, "email", `${row.id}.eml`) : join(mailbox, "sms", `${row.id}.txt`)
+        expect(existsSync(file), file).toBe(true)
+        expect(readFileSync(file, "utf8")).toContain(row.channel === "email" ? `Message-ID: <${row.id}@tks>` : `Idempotency-Key: ${row.id}`)
+      }
+      expect(server.stdout()).toContain(`email: local mailbox ${join(server.dataDir, "mailbox", "email")}`)
+      expect(server.stdout()).toContain(`text messages: local mailbox ${join(server.dataDir, "mailbox", "sms")}`)
+      expect(yield* stop(server)).toBe(0)
     }), { timeout: 120_000 })
 })
