@@ -1,19 +1,15 @@
-import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { AssignmentRequest, AssignmentResult } from "@tks/domain/assigning"
 import { type AskedDue, askedDue, initialDue } from "@tks/domain/due-date"
 import { OrganizationId } from "@tks/domain/ids"
 import { mergeAssignment } from "@tks/domain/obligation"
 import type { Access } from "@tks/domain/policy"
-import { NotificationOutbox } from "../notifications/outbox.js"
 import { newId } from "../shared/ids.js"
 import { isoOrNull } from "../shared/time.js"
 import { admitAudience } from "./admission.js"
-import { EnrollmentsRepo } from "./enrollments-repo.js"
+import { lessonActs } from "./lesson-acts.js"
 import { dueColumns, dueOf, type ObligationRow } from "./obligation-rows.js"
-import { type MergedObligation, ObligationsRepo } from "./obligations-repo.js"
-import { AssigningPeopleRepo } from "./people-repo.js"
-import { QuizPreparation } from "../quizzes/preparation.js"
+import type { MergedObligation } from "./obligations-repo.js"
 import { closedLesson, nobodyReached, noSuchLesson, personalLesson } from "./refusals.js"
 
 /** The merged obligation, or null when the merge changed nothing. */
@@ -47,7 +43,7 @@ const byDueDate = (entries: ReadonlyArray<readonly [string, Date | null]>) => {
  * 2. the audience, checked (admission.ts), then everyone in it who can take
  *    the lesson (nobody: 400), with what they already have of it;
  * 3. people who never had it are enrolled (they are the `assigned` list),
- *    their quizzes prepared and they are told by email and text;
+ *    their quizzes prepared, and they are told by email and text (last);
  * 4. a required lesson obligation for everyone enrolled now (new enrollees
  *    and people with it in progress), merged into an active one where there
  *    is one (DOMAIN: required wins, the earlier date wins unless set by
@@ -55,12 +51,7 @@ const byDueDate = (entries: ReadonlyArray<readonly [string, Date | null]>) => {
  *    obligation merging.
  */
 export const makeAssign = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const people = yield* AssigningPeopleRepo
-  const enrollments = yield* EnrollmentsRepo
-  const obligations = yield* ObligationsRepo
-  const quizzes = yield* QuizPreparation
-  const outbox = yield* NotificationOutbox
+  const { enrollWithQuizzes, obligations, outbox, people, sql } = yield* lessonActs
 
   return (access: Access, lessonId: string, body: AssignmentRequest) =>
     sql.withTransaction(Effect.gen(function*() {
@@ -76,7 +67,7 @@ export const makeAssign = Effect.gen(function*() {
       if (targets.length === 0) return yield* nobodyReached()
 
       const newcomers = targets.filter((t) => !t.in_progress && !t.completed).map((t) => t.user_id)
-      const enrolled = yield* enrollments.enroll({ orgId, lessonId: lesson.id, userIds: newcomers, assignedBy: actor.userId })
+      const enrolled = yield* enrollWithQuizzes({ orgId, lessonId: lesson.id, userIds: newcomers, assignedBy: actor.userId })
 
       const asked = { required: true, due: askedDue(body.due, lesson.now) }
       const active = yield* obligations.lockActive(orgId, "lesson", lesson.id, targets.map((t) => t.user_id))
@@ -107,7 +98,6 @@ export const makeAssign = Effect.gen(function*() {
       }, fresh)
       for (const row of fresh) dueOfPerson.set(row.userId, due.dueDate)
 
-      yield* quizzes.prepare({ orgId, enrollmentIds: enrolled.map((row) => row.id) })
       const told = byDueDate(enrolled.map((row) => [row.user_id, dueOfPerson.get(row.user_id) ?? null] as const))
       for (const [dueDate, userIds] of told) {
         yield* outbox.tell({ orgId, userIds, notice: { _tag: "LessonAssigned", lessonId: lesson.id, title: lesson.title, dueDate } })

@@ -1,19 +1,14 @@
-import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { RetrainingAssignmentRequest } from "@tks/domain/assigning"
 import { dueInDays, initialDue } from "@tks/domain/due-date"
 import { OrganizationId } from "@tks/domain/ids"
 import { mergeAssignment, type Obligation } from "@tks/domain/obligation"
 import type { Access } from "@tks/domain/policy"
-import { NotificationOutbox } from "../notifications/outbox.js"
 import { newId } from "../shared/ids.js"
 import { isoOrNull } from "../shared/time.js"
 import { admitNamed } from "./admission.js"
-import { EnrollmentsRepo } from "./enrollments-repo.js"
+import { lessonActs } from "./lesson-acts.js"
 import { dueColumns, dueOf, type ObligationRow, obligationView } from "./obligation-rows.js"
-import { ObligationsRepo } from "./obligations-repo.js"
-import { AssigningPeopleRepo } from "./people-repo.js"
-import { QuizPreparation } from "../quizzes/preparation.js"
 import { noSuchLesson, personalLesson } from "./refusals.js"
 
 /**
@@ -25,12 +20,7 @@ import { noSuchLesson, personalLesson } from "./refusals.js"
  * retrained (400).
  */
 export const makeAssignRetraining = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const people = yield* AssigningPeopleRepo
-  const enrollments = yield* EnrollmentsRepo
-  const obligations = yield* ObligationsRepo
-  const quizzes = yield* QuizPreparation
-  const outbox = yield* NotificationOutbox
+  const { enrollWithQuizzes, obligations, outbox, people, sql } = yield* lessonActs
 
   return (access: Access, body: RetrainingAssignmentRequest) =>
     sql.withTransaction(Effect.gen(function*() {
@@ -41,8 +31,7 @@ export const makeAssignRetraining = Effect.gen(function*() {
       if (lesson.personal_for_user_id !== null) return yield* personalLesson("be retrained")
       yield* admitNamed(access, yield* people.named(access, [body.userId], lesson.id), "can-take-lesson")
 
-      const enrolled = yield* enrollments.enroll({ orgId, lessonId: lesson.id, userIds: [body.userId], assignedBy: actor.userId })
-      yield* quizzes.prepare({ orgId, enrollmentIds: enrolled.map((row) => row.id) })
+      yield* enrollWithQuizzes({ orgId, lessonId: lesson.id, userIds: [body.userId], assignedBy: actor.userId })
 
       const asked = { required: true, due: dueInDays(body.dueDays, "assignment", lesson.now) }
       const reason = body.reason ?? null
