@@ -25,9 +25,10 @@ const NARRATION_PATH = "/v1/narration/synthesize"
 
 /**
  * Assigning a lesson to everyone writes enrollments, obligations, quizzes and
- * outbox rows for the whole organization in one transaction (about 6 s for
- * 20,000 people on PostgreSQL, see docs/benchmarks.md): its deadline is 30 s
- * (or REQUEST_TIMEOUT_MS when that is longer).
+ * outbox rows for the whole organization in one transaction (3-5 s for
+ * 20,000 people on a quiet machine, several times that under load, see
+ * docs/benchmarks.md): its deadline is 30 s (or REQUEST_TIMEOUT_MS when that
+ * is longer).
  */
 const ASSIGNMENTS_PATH = /^\/v1\/lessons\/[^/]+\/assignments$/
 const ASSIGNMENTS_DEADLINE = Duration.seconds(30)
