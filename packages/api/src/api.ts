@@ -6,11 +6,14 @@ import { ContentReviewGroup } from "./groups/content-review.js"
 import { ContentGroup } from "./groups/content.js"
 import { DocumentsGroup } from "./groups/documents.js"
 import { KnowledgeGroup } from "./groups/knowledge.js"
+import { LessonsGroup } from "./groups/lessons.js"
 import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
 import { NarrationGroup } from "./groups/narration.js"
+import { PopQuizzesGroup } from "./groups/pop-quizzes.js"
 import { SearchGroup } from "./groups/search.js"
 import { TeamsGroup } from "./groups/teams.js"
+import { TrainingGroup } from "./groups/training.js"
 import { VideosGroup } from "./groups/videos.js"
 
 /**
@@ -30,6 +33,9 @@ export class Api extends HttpApi.make("tks")
   .add(KnowledgeGroup)
   .add(SearchGroup)
   .add(NarrationGroup)
+  .add(LessonsGroup)
+  .add(TrainingGroup)
+  .add(PopQuizzesGroup)
   .addError(BadRequest)
   .addError(ServiceUnavailable)
   .prefix("/v1")

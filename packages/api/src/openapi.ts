@@ -26,7 +26,11 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   knowledge:
     "The knowledge graph: 14 categories hold spaces, spaces hold topics, topics hold items (processes, policies, facts) with the evidence they came from. Only the live graph, and only what the caller can read.",
   search: "Full-text search over topics and content chapters the caller can read, with highlighted snippets and typo tolerance.",
-  narration: "Voice narration: text to MP3 speech with word timings, against a monthly character allowance per organization."
+  narration: "Voice narration: text to MP3 speech with word timings, against a monthly character allowance per organization.",
+  lessons: "Lessons: their source content pieces in order, and their retraining policy. Only lessons the caller can read.",
+  training:
+    "Training: your own obligations, enrollments and pop quizzes, another person's progress, and the results of each quiz attempt.",
+  popQuizzes: "Pop quizzes on one piece of content, sent to people of the organization, and how each recipient did."
 }
 
 /** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */

@@ -7,15 +7,19 @@ import { ContentLibrary } from "./content/service.js"
 import { Documents } from "./intake/documents.js"
 import { Videos } from "./intake/videos.js"
 import { KnowledgeGraph } from "./knowledge/service.js"
+import { Lessons } from "./lessons/service.js"
 import { Me } from "./me/service.js"
+import { MemberProgressList } from "./members/progress.js"
 import { Members } from "./members/service.js"
 import { NarrationReaperLive } from "./narration/reaper.js"
 import { Narration } from "./narration/service.js"
+import { PopQuizReads } from "./pop-quizzes/service.js"
 import { ContentProcessing } from "./processing/service.js"
 import { RateLimiter } from "./rate-limits/service.js"
 import { RateLimitSweepLive } from "./rate-limits/sweep.js"
 import { Search } from "./search/service.js"
 import { Teams } from "./teams/service.js"
+import { Training } from "./training/service.js"
 
 /**
  * Every domain service, for any transport (HTTP, MCP, jobs). Needs a
@@ -39,5 +43,9 @@ export const CoreLive = Layer.mergeAll(
   KnowledgeGraph.Default,
   Search.Default,
   Narration.Default,
-  NarrationReaperLive
+  NarrationReaperLive,
+  Lessons.Default,
+  Training.Default,
+  MemberProgressList.Default,
+  PopQuizReads.Default
 )

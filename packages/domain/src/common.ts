@@ -17,3 +17,6 @@ export const Timestamp = Schema.String.annotations({
  * encode (DESIGN pitfall 15, like `Timestamp`).
  */
 export const Count = Schema.Number.annotations({ jsonSchema: { type: "integer", minimum: 0 } })
+
+/** A score: a fraction from 0 to 1 (DOMAIN "Training": a quiz is passed at 0.8). Built by the service, not re-checked on encode. */
+export const Fraction = Schema.Number.annotations({ jsonSchema: { type: "number", minimum: 0, maximum: 1 } })

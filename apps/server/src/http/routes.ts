@@ -9,11 +9,14 @@ import { ContentReviewHandlers } from "./handlers/content-review.js"
 import { ContentHandlers } from "./handlers/content.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { KnowledgeHandlers } from "./handlers/knowledge.js"
+import { LessonsHandlers } from "./handlers/lessons.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
 import { NarrationHandlers } from "./handlers/narration.js"
+import { PopQuizzesHandlers } from "./handlers/pop-quizzes.js"
 import { SearchHandlers } from "./handlers/search.js"
 import { TeamsHandlers } from "./handlers/teams.js"
+import { TrainingHandlers } from "./handlers/training.js"
 import { VideosHandlers } from "./handlers/videos.js"
 import { HealthRoutes, HealthRouteSpecs } from "./health.js"
 import { routesOfApi } from "./method-not-allowed.js"
@@ -32,7 +35,10 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     ContentReviewHandlers,
     KnowledgeHandlers,
     SearchHandlers,
-    NarrationHandlers
+    NarrationHandlers,
+    LessonsHandlers,
+    TrainingHandlers,
+    PopQuizzesHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )

@@ -4,10 +4,11 @@ import { Invitation, Member, MemberListParams, MemberPath, ReportingLine, Report
 import { PageParams } from "@tks/domain/page-params"
 import { CountedPage, Page } from "@tks/domain/pagination"
 import { policies } from "@tks/domain/policies"
+import { MemberProgress, MemberProgressParams } from "@tks/domain/training"
 import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
 
-/** SPEC 4.3: members, invitations and reporting lines (rule: user.read). */
+/** SPEC 4.3: members, their training progress, invitations and reporting lines (rule: user.read). */
 export class MembersGroup extends HttpApiGroup.make("members")
   .add(
     HttpApiEndpoint.get("list", "/members")
@@ -20,6 +21,17 @@ export class MembersGroup extends HttpApiGroup.make("members")
         "Members ordered by name, with total. Anyone but an organization admin gets only their own row, without the admin-only fields; only organization admins may filter by noManager (others 403)."
       )
       .pipe(requires(policies.members.list))
+  )
+  .add(
+    HttpApiEndpoint.get("progress", "/members/progress")
+      .setUrlParams(MemberProgressParams)
+      .addSuccess(CountedPage(MemberProgress))
+      .annotate(OpenApi.Summary, "List member progress")
+      .annotate(
+        OpenApi.Description,
+        "One row per person who has finished setting up, people who left included (people never signed in are not listed), ordered by login name (the email, lower-cased), with total. An organization admin sees every row, and lastReviewDate is the newest review about the member; anyone else sees only their own row, and lastReviewDate is then the newest review about them that they wrote themself. `query` matches anywhere in name or email; a `teamId` outside the organization is 400 Unknown teamId."
+      )
+      .pipe(requires(policies.training.memberProgress))
   )
   .add(
     HttpApiEndpoint.get("get", "/members/:id")

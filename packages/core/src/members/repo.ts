@@ -58,29 +58,46 @@ export interface PeopleFilter {
   readonly query: string | null
   readonly teamId: TeamId | null
   readonly noManager: boolean
+  /** Only people who have finished setting up (member progress). */
+  readonly signedUpOnly?: boolean
 }
 
+type Sql = SqlClient.SqlClient
+
+/** The people a filter keeps, as a condition on users row `u`. */
+export const peopleWhere = (sql: Sql, f: PeopleFilter): Fragment => {
+  const none = sql``
+  return sql`
+      u.org_id = ${f.orgId}
+      ${f.status === "active" ? sql`AND u.status = 'ACTIVE'` : f.status === "deactivated" ? sql`AND u.status = 'DEACTIVATED'` : none}
+      ${f.signedUpOnly === true ? sql`AND u.signed_up` : none}
+      ${f.onlyUserId === null ? none : sql`AND u.id = ${f.onlyUserId}`}
+      ${
+    f.query === null ? none : sql`AND (u.name ILIKE ${containsPattern(f.query)} ESCAPE '\\' OR u.email ILIKE ${
+      containsPattern(f.query)
+    } ESCAPE '\\')`
+  }
+      ${
+    f.teamId === null
+      ? none
+      : sql`AND EXISTS (SELECT 1 FROM team_members tm WHERE tm.org_id = u.org_id AND tm.team_id = ${f.teamId} AND tm.user_id = u.id)`
+  }
+      ${f.noManager ? sql`AND u.manager_id IS NULL AND u.manager_email IS NULL AND u.manager_name IS NULL` : none}`
+}
+
+/** The company roles users row `alias` holds now, as a JSON array of {id, name} by name. */
+export const heldCompanyRoles = (sql: Sql, alias: string): Fragment => {
+  const user = sql(alias)
+  return sql`COALESCE((SELECT json_agg(json_build_object('id', r.id, 'name', r.name) ORDER BY r.sort_name, r.id)
+                  FROM role_members rm JOIN company_roles r ON r.org_id = rm.org_id AND r.id = rm.role_id
+                 WHERE rm.org_id = ${user}.org_id AND rm.user_id = ${user}.id AND rm.ended_at IS NULL), '[]')`
+}
 
 export class MembersRepo extends Effect.Service<MembersRepo>()("@tks/core/MembersRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const none = sql``
 
-    const where = (f: PeopleFilter): Fragment => sql`
-      u.org_id = ${f.orgId}
-      ${f.status === "active" ? sql`AND u.status = 'ACTIVE'` : f.status === "deactivated" ? sql`AND u.status = 'DEACTIVATED'` : none}
-      ${f.onlyUserId === null ? none : sql`AND u.id = ${f.onlyUserId}`}
-      ${
-      f.query === null ? none : sql`AND (u.name ILIKE ${containsPattern(f.query)} ESCAPE '\\' OR u.email ILIKE ${
-        containsPattern(f.query)
-      } ESCAPE '\\')`
-    }
-      ${
-      f.teamId === null
-        ? none
-        : sql`AND EXISTS (SELECT 1 FROM team_members tm WHERE tm.org_id = u.org_id AND tm.team_id = ${f.teamId} AND tm.user_id = u.id)`
-    }
-      ${f.noManager ? sql`AND u.manager_id IS NULL AND u.manager_email IS NULL AND u.manager_name IS NULL` : none}`
+    const where = (f: PeopleFilter): Fragment => peopleWhere(sql, f)
 
     // The manager: a member (named even after leaving), or one recorded without an account.
     const managerColumns = sql`
@@ -92,9 +109,7 @@ export class MembersRepo extends Effect.Service<MembersRepo>()("@tks/core/Member
       u.id, u.name, u.sort_name, u.email, u.status, u.signed_up, u.org_role, u.phone, u.deactivated_at,
       (u.directory_provisioned AND EXISTS (
         SELECT 1 FROM directory_connections dc WHERE dc.org_id = u.org_id AND dc.status <> 'DISCONNECTED')) AS directory_managed,
-      COALESCE((SELECT json_agg(json_build_object('id', r.id, 'name', r.name) ORDER BY r.sort_name, r.id)
-                  FROM role_members rm JOIN company_roles r ON r.org_id = rm.org_id AND r.id = rm.role_id
-                 WHERE rm.org_id = u.org_id AND rm.user_id = u.id AND rm.ended_at IS NULL), '[]') AS company_roles,
+      ${heldCompanyRoles(sql, "u")} AS company_roles,
       COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'role', tm.role) ORDER BY t.sort_name, t.id)
                   FROM team_members tm JOIN teams t ON t.org_id = tm.org_id AND t.id = tm.team_id
                  WHERE tm.org_id = u.org_id AND tm.user_id = u.id), '[]') AS teams,

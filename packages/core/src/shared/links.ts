@@ -36,7 +36,8 @@ export class Links extends Effect.Service<Links>()("@tks/core/Links", {
     const category = at("categories")
     const lesson = at("lessons")
     const content = at("content")
+    const popQuiz = at("pop-quizzes")
     const entity = (type: EntityType, id: string): string => at(entityCollection[type])(id)
-    return { base, topic, item, space, category, lesson, content, entity } as const
+    return { base, topic, item, space, category, lesson, content, popQuiz, entity } as const
   }).pipe(Effect.orDie)
 }) {}

@@ -5,6 +5,7 @@ import rateLimits from "./0002_rate_limits.js"
 import content from "./0003_content.js"
 import narration from "./0004_narration.js"
 import training from "./0005_training.js"
+import trainingReads from "./0007_training_reads.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -12,5 +13,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0002_rate_limits": rateLimits,
   "0003_content": content,
   "0004_narration": narration,
-  "0005_training": training
+  "0005_training": training,
+  "0007_training_reads": trainingReads
 }

@@ -1,6 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
+import { MemberProgressList } from "@tks/core/members/progress"
 import { Members } from "@tks/core/members/service"
 import { UserId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
@@ -8,8 +9,10 @@ import { asCaller } from "../as-caller.js"
 export const MembersHandlers = HttpApiBuilder.group(Api, "members", (handlers) =>
   Effect.gen(function*() {
     const members = yield* Members
+    const progress = yield* MemberProgressList
     return handlers
       .handle("list", ({ urlParams }) => asCaller((access) => members.list(access, urlParams)))
+      .handle("progress", ({ urlParams }) => asCaller((access) => progress.list(access, urlParams)))
       .handle("get", ({ path }) => asCaller((access) => members.get(access, UserId.make(path.id))))
       .handle("invitations", ({ urlParams }) => asCaller((access) => members.invitations(access, urlParams)))
       .handle("reportingLines", ({ urlParams }) => asCaller((access) => members.reportingLines(access, urlParams)))

@@ -1,0 +1,15 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "@tks/api/api"
+import { Lessons } from "@tks/core/lessons/service"
+import { LessonId } from "@tks/domain/ids"
+import { asCaller } from "../as-caller.js"
+
+export const LessonsHandlers = HttpApiBuilder.group(Api, "lessons", (handlers) =>
+  Effect.gen(function*() {
+    const lessons = yield* Lessons
+    return handlers
+      .handle("list", ({ urlParams }) => asCaller((access) => lessons.list(access, urlParams)))
+      .handle("get", ({ path }) => asCaller((access) => lessons.get(access, LessonId.make(path.id))))
+      .handle("retrainingPolicy", ({ path }) => asCaller((access) => lessons.retrainingPolicy(access, LessonId.make(path.id))))
+  }))

@@ -1,0 +1,114 @@
+import { Schema } from "effect"
+import { Count, EntityRef, Fraction, Timestamp } from "./common.js"
+import { TeamId } from "./ids.js"
+import { PageParams } from "./page-params.js"
+import { MemberStatus } from "./roles.js"
+
+/** What an obligation is owed on (SPEC 2.6, 2.7). */
+export const ObligationItemType = Schema.Literal("lesson", "topic", "item")
+export type ObligationItemType = typeof ObligationItemType.Type
+
+/**
+ * SPEC 2.6: an obligation as its person sees it. Only active and completed
+ * ones are listed (cancelled and waived are not, SPEC 3.1).
+ */
+export const OwnObligation = Schema.Struct({
+  id: Schema.String,
+  itemType: ObligationItemType,
+  itemId: Schema.String,
+  itemName: Schema.String.annotations({ description: "The lesson's title, or the topic's or item's name" }),
+  required: Schema.Boolean.annotations({ description: "false when optional" }),
+  status: Schema.Literal("active", "completed"),
+  dueDate: Schema.NullOr(Timestamp),
+  overdue: Schema.Boolean.annotations({ description: "true when active and the due date has passed" }),
+  url: Schema.String.annotations({ description: "Web link to the lesson, topic or item owed" }),
+  createdAt: Timestamp
+}).annotations({ identifier: "OwnObligation" })
+export type OwnObligation = typeof OwnObligation.Type
+
+/** SPEC 2.8: one lesson enrollment. Its id is what GET /v1/enrollments/{id}/quiz-results takes. */
+export const Enrollment = Schema.Struct({
+  id: Schema.String,
+  itemId: Schema.String.annotations({ description: "The lesson's id" }),
+  title: Schema.String.annotations({ description: "The lesson's title" }),
+  status: Schema.Literal("in_progress", "completed"),
+  completedAt: Schema.NullOr(Timestamp),
+  score: Schema.optional(Fraction.annotations({ description: "0 to 1; present only where a score is recorded" })),
+  dueDate: Schema.NullOr(Timestamp).annotations({
+    description: "The due date of the person's lesson obligation for it: the active one, else the latest"
+  }),
+  url: Schema.String.annotations({ description: "Web link to the lesson" }),
+  enrolledAt: Timestamp
+}).annotations({ identifier: "Enrollment" })
+export type Enrollment = typeof Enrollment.Type
+
+export const PersonRef = Schema.Struct({ id: Schema.String, name: Schema.String, email: Schema.String })
+  .annotations({ identifier: "PersonRef" })
+export type PersonRef = typeof PersonRef.Type
+
+/** SPEC 4.5 GET /v1/people/{id}/progress. */
+export const PersonProgress = Schema.Struct({
+  user: PersonRef,
+  enrollments: Schema.Array(Enrollment),
+  obligations: Schema.Array(OwnObligation),
+  summary: Schema.Struct({
+    enrollmentCount: Count,
+    completedCount: Count.annotations({ description: "Enrollments completed" }),
+    obligationCount: Count.annotations({ description: "Obligations listed (active and completed)" }),
+    overdueCount: Count.annotations({ description: "Obligations listed that are overdue" })
+  })
+}).annotations({ identifier: "PersonProgress" })
+export type PersonProgress = typeof PersonProgress.Type
+
+/** SPEC 2.11: one answered question of an attempt. */
+export const QuizResultQuestion = Schema.Struct({
+  number: Count,
+  question: Schema.String,
+  isCorrect: Schema.Boolean,
+  score: Fraction,
+  answer: Schema.NullOr(Schema.String),
+  correctAnswer: Schema.String,
+  explanation: Schema.String
+}).annotations({ identifier: "QuizResultQuestion" })
+export type QuizResultQuestion = typeof QuizResultQuestion.Type
+
+/** SPEC 2.11: one submitted attempt at an enrollment's quiz. */
+export const QuizResult = Schema.Struct({
+  id: Schema.String,
+  status: Schema.Literal("completed"),
+  completedAt: Timestamp,
+  score: Fraction,
+  resultsSummary: Schema.String,
+  questions: Schema.Array(QuizResultQuestion)
+}).annotations({ identifier: "QuizResult" })
+export type QuizResult = typeof QuizResult.Type
+
+/** SPEC 2.5: a member progress row. */
+export const MemberProgress = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  email: Schema.String,
+  employmentStatus: MemberStatus,
+  companyRoles: Schema.Array(EntityRef),
+  lessonCount: Count.annotations({ description: "Every lesson enrolled in, finished or not" }),
+  popQuizCount: Count.annotations({ description: "Pop quizzes received" }),
+  lastReviewDate: Schema.NullOr(Timestamp).annotations({
+    description:
+      "The newest review about the member; for a member reading their own row, the newest about them that they wrote themself"
+  })
+}).annotations({ identifier: "MemberProgress" })
+export type MemberProgress = typeof MemberProgress.Type
+
+/** GET /v1/members/progress parameters (SPEC 4.3). */
+export const MemberProgressParams = Schema.Struct({
+  query: Schema.optional(Schema.String.annotations({ description: "Matches anywhere in name or email, case-insensitive" })),
+  teamId: Schema.optional(TeamId.annotations({ description: "Only members of this team; a team outside the organization is 400" })),
+  ...PageParams.fields
+})
+export type MemberProgressParams = typeof MemberProgressParams.Type
+
+/** A person's id in the path. */
+export const PersonPath = Schema.Struct({ id: Schema.String })
+
+/** An enrollment's id in the path. */
+export const EnrollmentPath = Schema.Struct({ id: Schema.String })
