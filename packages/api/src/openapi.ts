@@ -30,7 +30,9 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   lessons: "Lessons: their source content pieces in order, and their retraining policy. Only lessons the caller can read.",
   training:
     "Training: your own obligations, enrollments and pop quizzes, another person's progress, and the results of each quiz attempt.",
-  popQuizzes: "Pop quizzes on one piece of content, sent to people of the organization, and how each recipient did."
+  popQuizzes: "Pop quizzes on one piece of content, sent to people of the organization, and how each recipient did.",
+  assigning:
+    "Assigning training: assign and take back lessons, set a lesson's retraining policy, require knowledge of a topic or item, assign retraining, and waive, cancel or re-date obligations. Needs the training:assign scope and the act allowed to the person on every call; each route is limited to 30 calls a minute and 300 an hour per token."
 }
 
 /** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { Administration } from "./administration/service.js"
+import { Assigning } from "./assigning/service.js"
 import { Authenticator } from "./auth/service.js"
 import { CompanyRoles } from "./company-roles/service.js"
 import { ContentReview } from "./content-review/service.js"
@@ -28,6 +29,7 @@ import { Training } from "./training/service.js"
  */
 export const CoreLive = Layer.mergeAll(
   Administration.Default,
+  Assigning.Default,
   Authenticator.Default,
   CompanyRoles.Default,
   ContentLibrary.Default,

@@ -6,6 +6,7 @@ import content from "./0003_content.js"
 import narration from "./0004_narration.js"
 import training from "./0005_training.js"
 import trainingReads from "./0007_training_reads.js"
+import obligationComputedDue from "./0008_obligation_computed_due.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -14,5 +15,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0003_content": content,
   "0004_narration": narration,
   "0005_training": training,
-  "0007_training_reads": trainingReads
+  "0007_training_reads": trainingReads,
+  "0008_obligation_computed_due": obligationComputedDue
 }
