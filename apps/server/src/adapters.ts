@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { KnowledgeExtractorLive } from "@tks/adapters/extraction/live"
 import { PageFetcherLive } from "@tks/adapters/page-fetch/fetcher"
+import { QuestionGeneratorLive } from "@tks/adapters/questions/live"
 import { SpeechSynthesizerLive } from "@tks/adapters/speech/live"
 import { VideoCatalogLive } from "@tks/adapters/video/oembed"
 
@@ -8,6 +9,13 @@ import { VideoCatalogLive } from "@tks/adapters/video/oembed"
  * The outside world as the service reaches it (DESIGN 5), each from its
  * configuration: pages through the SSRF-guarded fetcher, hosted videos
  * through the site's oEmbed endpoint, knowledge extraction through the LLM
- * when one is configured, else the local extractor.
+ * when one is configured, else the local extractor, and quiz questions the
+ * same way.
  */
-export const AdaptersLive = Layer.mergeAll(PageFetcherLive, VideoCatalogLive, KnowledgeExtractorLive, SpeechSynthesizerLive)
+export const AdaptersLive = Layer.mergeAll(
+  PageFetcherLive,
+  VideoCatalogLive,
+  KnowledgeExtractorLive,
+  QuestionGeneratorLive,
+  SpeechSynthesizerLive
+)

@@ -5,6 +5,7 @@ import { DatabaseLive } from "@tks/db/client"
 import { EmbeddedMaintenanceLive } from "@tks/db/maintenance"
 import { MigrationsLive } from "@tks/db/migrate"
 import { KnowledgeExtractorLive } from "@tks/adapters/extraction/live"
+import { QuestionGeneratorLive } from "@tks/adapters/questions/live"
 import { LoggingLive } from "./observability/logging.js"
 import { TracingLive } from "./observability/tracing.js"
 import { reportStartupFailure } from "./startup/failure.js"
@@ -21,7 +22,7 @@ const main = Effect.gen(function*() {
   yield* DatabaseConfig
   const Database = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
   const Workers = Layer.merge(workersLayer(config), EmbeddedMaintenanceLive).pipe(
-    Layer.provide(KnowledgeExtractorLive),
+    Layer.provide(Layer.merge(KnowledgeExtractorLive, QuestionGeneratorLive)),
     Layer.provide(Database)
   )
   yield* Effect.logInfo("worker process started").pipe(Effect.annotateLogs({ owner: config.owner }))

@@ -3,6 +3,10 @@ import { randomBytes } from "node:crypto"
 import { Config, Effect, Layer } from "effect"
 import { JobWorkersLive, type WorkerSettings } from "@tks/core/jobs/worker"
 import { contentProcessingJob } from "@tks/core/processing/job"
+import { NotificationOutbox } from "@tks/core/notifications/outbox"
+import { PopQuizMaterial } from "@tks/core/pop-quizzes/material"
+import { popQuizPreparationJob } from "@tks/core/pop-quizzes/preparation"
+import { PopQuizRecipientsRepo } from "@tks/core/pop-quizzes/recipients-repo"
 import { ContentProcessor } from "@tks/core/processing/processor"
 import { setting } from "./config.js"
 
@@ -42,11 +46,18 @@ export const WorkerConfig: Config.Config<WorkerConfig> = Config.all({
 })
 
 /**
- * The job workers of this process: content processing (issue 6); issue 8
- * adds its handlers here. Needs the database and a KnowledgeExtractor.
+ * The job workers of this process: content processing (issue 6) and writing
+ * each pop-quiz recipient's questions (issue 8), with the concurrency,
+ * leases and backoff of `config`. Needs the database, a KnowledgeExtractor
+ * and a QuestionGenerator.
  */
 export const workersLayer = (config: WorkerConfig) =>
   Layer.unwrapEffect(
-    Effect.map(contentProcessingJob({ stageDelayMs: config.stageDelayMs }), (contentProcessing) =>
-      JobWorkersLive(config, [contentProcessing]))
-  ).pipe(Layer.provide(ContentProcessor.Default))
+    Effect.all([contentProcessingJob({ stageDelayMs: config.stageDelayMs }), popQuizPreparationJob]).pipe(
+      Effect.map((handlers) => JobWorkersLive(config, handlers))
+    )
+  ).pipe(
+    Layer.provide(
+      Layer.mergeAll(ContentProcessor.Default, PopQuizRecipientsRepo.Default, PopQuizMaterial.Default, NotificationOutbox.Default)
+    )
+  )

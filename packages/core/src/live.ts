@@ -14,6 +14,8 @@ import { MemberProgressList } from "./members/progress.js"
 import { Members } from "./members/service.js"
 import { NarrationReaperLive } from "./narration/reaper.js"
 import { Narration } from "./narration/service.js"
+import { PopQuizLearner } from "./pop-quizzes/learner.js"
+import { PopQuizSending } from "./pop-quizzes/send.js"
 import { PopQuizReads } from "./pop-quizzes/service.js"
 import { ContentProcessing } from "./processing/service.js"
 import { RateLimiter } from "./rate-limits/service.js"
@@ -24,8 +26,9 @@ import { Training } from "./training/service.js"
 
 /**
  * Every domain service, for any transport (HTTP, MCP, jobs). Needs a
- * SqlClient, and the outside-world ports (PageFetcher, VideoCatalog and
- * SpeechSynthesizer from @tks/adapters), which the composition provides.
+ * SqlClient, and the outside-world ports (PageFetcher, VideoCatalog,
+ * SpeechSynthesizer and QuestionGenerator from @tks/adapters), which the
+ * composition provides.
  */
 export const CoreLive = Layer.mergeAll(
   Administration.Default,
@@ -49,5 +52,7 @@ export const CoreLive = Layer.mergeAll(
   Lessons.Default,
   Training.Default,
   MemberProgressList.Default,
-  PopQuizReads.Default
+  PopQuizReads.Default,
+  PopQuizSending.Default,
+  PopQuizLearner.Default
 )

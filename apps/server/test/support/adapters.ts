@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { type FetchedPage, PageFetcher, UnfetchableAddress } from "@tks/adapters/page-fetch/port"
+import { LocalQuestionGenerator } from "@tks/adapters/questions/local"
 import { LocalSpeechLive } from "@tks/adapters/speech/live"
 import { type VideoDetails, VideoCatalog, VideoUnavailable } from "@tks/adapters/video/port"
 
@@ -84,7 +85,7 @@ export const TestVideoCatalogLive = Layer.succeed(VideoCatalog, {
 
 /**
  * The ports the core services use: pages and videos answered by the doubles
- * above; speech by the real local engine (offline and deterministic, so the
- * contract tests decode what a caller gets).
+ * above; speech and quiz questions by the real local engines (offline and
+ * deterministic, so the contract tests decode what a caller gets).
  */
-export const TestAdaptersLive = Layer.mergeAll(TestPageFetcherLive, TestVideoCatalogLive, LocalSpeechLive)
+export const TestAdaptersLive = Layer.mergeAll(TestPageFetcherLive, TestVideoCatalogLive, LocalSpeechLive, LocalQuestionGenerator)

@@ -2,6 +2,7 @@ import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest, HttpLaye
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { Api } from "@tks/api/api"
+import { LocalQuestionGenerator } from "@tks/adapters/questions/local"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import type { OrgFixtureInput } from "@tks/core/org-import/schema"
 import { CoreLive } from "@tks/core/live"
@@ -39,7 +40,8 @@ const TestWorkersLive = workersLayer({
 export const testServerWith = <E>(adapters: Layer.Layer<PageFetcher | VideoCatalog | SpeechSynthesizer, E>) =>
   HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default, TestWorkersLive)),
-    Layer.provideMerge(adapters),
+    // Quiz questions from the local (deterministic) generator, unless `adapters` brings its own.
+    Layer.provideMerge(Layer.merge(LocalQuestionGenerator, adapters)),
     Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(FetchHttpClient.layer),
     Layer.provideMerge(TestDatabaseLive),
