@@ -1,7 +1,9 @@
 import { Layer } from "effect"
 import { KnowledgeExtractorLive } from "@tks/adapters/extraction/live"
+import { MailSenderLive } from "@tks/adapters/mail/live"
 import { PageFetcherLive } from "@tks/adapters/page-fetch/fetcher"
 import { QuestionGeneratorLive } from "@tks/adapters/questions/live"
+import { SmsSenderLive } from "@tks/adapters/sms/live"
 import { SpeechSynthesizerLive } from "@tks/adapters/speech/live"
 import { VideoCatalogLive } from "@tks/adapters/video/oembed"
 
@@ -10,12 +12,15 @@ import { VideoCatalogLive } from "@tks/adapters/video/oembed"
  * configuration: pages through the SSRF-guarded fetcher, hosted videos
  * through the site's oEmbed endpoint, knowledge extraction through the LLM
  * when one is configured, else the local extractor, and quiz questions the
- * same way.
+ * same way; email and texts through SMTP and Twilio when configured, else
+ * into the local mailbox folder.
  */
 export const AdaptersLive = Layer.mergeAll(
   PageFetcherLive,
   VideoCatalogLive,
   KnowledgeExtractorLive,
   QuestionGeneratorLive,
-  SpeechSynthesizerLive
+  SpeechSynthesizerLive,
+  MailSenderLive,
+  SmsSenderLive
 )

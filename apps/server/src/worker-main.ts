@@ -5,7 +5,9 @@ import { DatabaseLive } from "@tks/db/client"
 import { EmbeddedMaintenanceLive } from "@tks/db/maintenance"
 import { MigrationsLive } from "@tks/db/migrate"
 import { KnowledgeExtractorLive } from "@tks/adapters/extraction/live"
+import { MailSenderLive } from "@tks/adapters/mail/live"
 import { QuestionGeneratorLive } from "@tks/adapters/questions/live"
+import { SmsSenderLive } from "@tks/adapters/sms/live"
 import { LoggingLive } from "./observability/logging.js"
 import { TracingLive } from "./observability/tracing.js"
 import { reportStartupFailure } from "./startup/failure.js"
@@ -22,7 +24,7 @@ const main = Effect.gen(function*() {
   yield* DatabaseConfig
   const Database = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
   const Workers = Layer.merge(workersLayer(config), EmbeddedMaintenanceLive).pipe(
-    Layer.provide(Layer.merge(KnowledgeExtractorLive, QuestionGeneratorLive)),
+    Layer.provide(Layer.mergeAll(KnowledgeExtractorLive, QuestionGeneratorLive, MailSenderLive, SmsSenderLive)),
     Layer.provide(Database)
   )
   yield* Effect.logInfo("worker process started").pipe(Effect.annotateLogs({ owner: config.owner }))

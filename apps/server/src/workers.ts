@@ -2,12 +2,11 @@ import { hostname } from "node:os"
 import { randomBytes } from "node:crypto"
 import { Config, Effect, Layer } from "effect"
 import { JobWorkersLive, type WorkerSettings } from "@tks/core/jobs/worker"
+import { notificationDeliveryJob } from "@tks/core/notifications/delivery"
 import { contentProcessingJob } from "@tks/core/processing/job"
-import { NotificationOutbox } from "@tks/core/notifications/outbox"
-import { PopQuizMaterial } from "@tks/core/pop-quizzes/material"
 import { popQuizPreparationJob } from "@tks/core/pop-quizzes/preparation"
-import { PopQuizRecipientsRepo } from "@tks/core/pop-quizzes/recipients-repo"
 import { ContentProcessor } from "@tks/core/processing/processor"
+import { quizPreparationJob } from "@tks/core/quizzes/job"
 import { setting } from "./config.js"
 
 const flags: Record<string, boolean> = { true: true, yes: true, on: true, "1": true, false: false, no: false, off: false, "0": false }
@@ -46,18 +45,18 @@ export const WorkerConfig: Config.Config<WorkerConfig> = Config.all({
 })
 
 /**
- * The job workers of this process: content processing (issue 6) and writing
- * each pop-quiz recipient's questions (issue 8), with the concurrency,
- * leases and backoff of `config`. Needs the database, a KnowledgeExtractor
- * and a QuestionGenerator.
+ * The job workers of this process: content processing (issue 6), quiz
+ * preparation, writing each pop-quiz recipient's questions and notification
+ * delivery (issue 8), with the concurrency, leases and backoff of `config`.
+ * Needs the database, a KnowledgeExtractor, a QuestionGenerator, a
+ * MailSender and an SmsSender.
  */
 export const workersLayer = (config: WorkerConfig) =>
   Layer.unwrapEffect(
-    Effect.all([contentProcessingJob({ stageDelayMs: config.stageDelayMs }), popQuizPreparationJob]).pipe(
-      Effect.map((handlers) => JobWorkersLive(config, handlers))
-    )
-  ).pipe(
-    Layer.provide(
-      Layer.mergeAll(ContentProcessor.Default, PopQuizRecipientsRepo.Default, PopQuizMaterial.Default, NotificationOutbox.Default)
-    )
-  )
+    Effect.all([
+      contentProcessingJob({ stageDelayMs: config.stageDelayMs }),
+      quizPreparationJob,
+      popQuizPreparationJob,
+      notificationDeliveryJob
+    ]).pipe(Effect.map((handlers) => JobWorkersLive(config, handlers)))
+  ).pipe(Layer.provide(ContentProcessor.Default))

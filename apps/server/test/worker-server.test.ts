@@ -10,9 +10,10 @@ import { travelHandbook } from "../../../packages/core/test/support/handbook.js"
 import { failureLine } from "../src/startup/failure.js"
 import { WorkerConfig } from "../src/workers.js"
 import { workersLayer } from "../src/workers.js"
+import { LocalQuestionGenerator } from "@tks/adapters/questions/local"
 import { TestExtractorLive } from "../../../packages/core/test/support/test-extractor.js"
 import { linesOf, startServerProcess, stop, waitReady } from "./support/server-process.js"
-import { TestAdaptersLive } from "./support/adapters.js"
+import { TestAdaptersLive, TestMessagingLive } from "./support/adapters.js"
 import { TestServerLive } from "./support/server.js"
 
 const read = (env: Record<string, string>) =>
@@ -85,10 +86,10 @@ const WithSlowPoll = Layer.mergeAll(
   CoreLive,
   FixtureImporter.Default,
   workersLayer({ enabled: true, owner: "slow-poll", concurrency: 1, pollMs: 600_000, leaseMs: 10_000, retryBaseMs: 50, stageDelayMs: 0 }).pipe(
-    Layer.provide(TestExtractorLive)
+    Layer.provide(Layer.merge(TestExtractorLive, LocalQuestionGenerator))
   )
 ).pipe(
-  Layer.provideMerge(TestAdaptersLive),
+  Layer.provideMerge(Layer.merge(TestAdaptersLive, TestMessagingLive)),
   Layer.provideMerge(TestDatabaseLive),
   Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
 )

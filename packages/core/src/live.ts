@@ -17,6 +17,7 @@ import { Narration } from "./narration/service.js"
 import { PopQuizLearner } from "./pop-quizzes/learner.js"
 import { PopQuizSending } from "./pop-quizzes/send.js"
 import { PopQuizReads } from "./pop-quizzes/service.js"
+import { NotificationOutbox } from "./notifications/outbox.js"
 import { ContentProcessing } from "./processing/service.js"
 import { RateLimiter } from "./rate-limits/service.js"
 import { RateLimitSweepLive } from "./rate-limits/sweep.js"
@@ -54,5 +55,6 @@ export const CoreLive = Layer.mergeAll(
   MemberProgressList.Default,
   PopQuizReads.Default,
   PopQuizSending.Default,
-  PopQuizLearner.Default
+  PopQuizLearner.Default,
+  NotificationOutbox.Default
 )

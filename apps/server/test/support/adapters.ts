@@ -1,4 +1,7 @@
 import { Effect, Layer } from "effect"
+import type { Delivered } from "@tks/adapters/delivery"
+import { MailSender, type OutgoingEmail } from "@tks/adapters/mail/port"
+import { type OutgoingText, SmsSender } from "@tks/adapters/sms/port"
 import { type FetchedPage, PageFetcher, UnfetchableAddress } from "@tks/adapters/page-fetch/port"
 import { LocalQuestionGenerator } from "@tks/adapters/questions/local"
 import { LocalSpeechLive } from "@tks/adapters/speech/live"
@@ -89,3 +92,23 @@ export const TestVideoCatalogLive = Layer.succeed(VideoCatalog, {
  * deterministic, so the contract tests decode what a caller gets).
  */
 export const TestAdaptersLive = Layer.mergeAll(TestPageFetcherLive, TestVideoCatalogLive, LocalSpeechLive, LocalQuestionGenerator)
+
+/** Every email and text the test server's workers delivered, in order (to show who was told what). */
+export const sentEmails: Array<OutgoingEmail> = []
+export const sentTexts: Array<OutgoingText> = []
+
+/**
+ * Email and texts for the test server: kept in the arrays above, never sent.
+ * (The SMTP and Twilio adapters are tested against an in-process SMTP server
+ * and a loopback Twilio fake: packages/adapters/test, notifications-restart.test.ts.)
+ */
+export const TestMessagingLive = Layer.mergeAll(
+  Layer.succeed(MailSender, {
+    provider: "test",
+    send: (email) => Effect.sync((): Delivered => (sentEmails.push(email), { providerMessageId: null }))
+  }),
+  Layer.succeed(SmsSender, {
+    provider: "test",
+    send: (text) => Effect.sync((): Delivered => (sentTexts.push(text), { providerMessageId: null }))
+  })
+)

@@ -12,15 +12,18 @@ import { TestExtractorLive } from "../../../../packages/core/test/support/test-e
 import { createHttpServer } from "../../src/http/node-server.js"
 import { HttpRoutes } from "../../src/http/routes.js"
 import { workersLayer } from "../../src/workers.js"
-import { TestAdaptersLive } from "./adapters.js"
+import { TestAdaptersLive, TestMessagingLive } from "./adapters.js"
 import type { PageFetcher } from "@tks/adapters/page-fetch/port"
 import type { VideoCatalog } from "@tks/adapters/video/port"
 import type { SpeechSynthesizer } from "@tks/adapters/speech/port"
+import type { MailSender } from "@tks/adapters/mail/port"
+import type { SmsSender } from "@tks/adapters/sms/port"
 
 /**
  * The job workers, as the server runs them, with the deterministic test
- * extractor (packages/core/test/support/test-extractor.ts) and a short poll,
- * so a contract test can poll GET /v1/content/{id} until it is COMPLETED.
+ * extractor (packages/core/test/support/test-extractor.ts), the server's
+ * question generator (below) and a short poll, so a contract test can poll
+ * GET /v1/content/{id} until it is COMPLETED, or a quiz until it is READY.
  */
 const TestWorkersLive = workersLayer({
   enabled: true,
@@ -36,12 +39,16 @@ const TestWorkersLive = workersLayer({
  * The real server (every route, the real middleware, the job workers) on a
  * free loopback port, over a fresh, migrated test database (embedded PGlite,
  * or TEST_DATABASE_URL). Use with `layer(TestServerLive, { excludeTestServices: true })`.
+ * Email and texts go to `messaging` (default: the recording doubles of support/adapters.ts).
  */
-export const testServerWith = <E>(adapters: Layer.Layer<PageFetcher | VideoCatalog | SpeechSynthesizer, E>) =>
+export const testServerWith = <E, E2 = never>(
+  adapters: Layer.Layer<PageFetcher | VideoCatalog | SpeechSynthesizer, E>,
+  messaging: Layer.Layer<MailSender | SmsSender, E2> = TestMessagingLive
+) =>
   HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default, TestWorkersLive)),
     // Quiz questions from the local (deterministic) generator, unless `adapters` brings its own.
-    Layer.provideMerge(Layer.merge(LocalQuestionGenerator, adapters)),
+    Layer.provideMerge(Layer.mergeAll(LocalQuestionGenerator, adapters, messaging)),
     Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(FetchHttpClient.layer),
     Layer.provideMerge(TestDatabaseLive),

@@ -4,7 +4,7 @@ import { normalizeAnswer, type QuizDifficulty, type StoredQuestion } from "@tks/
 import { QuestionGenerationFailed, QuestionGenerator, type QuestionInput, type QuestionItem } from "./port.js"
 import { type Random, seededRandom, shuffled } from "./seeded.js"
 import { type QuizSentence, quizSentences } from "./sentences.js"
-import { generatedAlternatives, type Term, type TermClass, termsOf } from "./terms.js"
+import { generatedAlternatives, poolKey, type Term, termsOf } from "./terms.js"
 
 /**
  * The local question generator: offline and deterministic (the same input
@@ -77,7 +77,7 @@ const sentenceCandidate = (
   title: string,
   sentence: QuizSentence,
   term: Term,
-  pools: ReadonlyMap<TermClass, ReadonlyArray<string>>
+  pools: ReadonlyMap<string, ReadonlyArray<string>>
 ): Candidate => {
   const blanked = sentence.text.replace(term.text, blank)
   const explanation = `${sentence.headline === null ? `From "${title}"` : `From "${title}", ${sentence.headline}`}: ${sentence.text}`
@@ -90,7 +90,7 @@ const sentenceCandidate = (
       withChoices(
         random,
         { ...base, question: `Which answer completes the sentence? ${blanked}` },
-        distractors(random, term.text, pools.get(term.termClass) ?? [], generatedAlternatives(term), sentence.text, choices - 1)
+        distractors(random, term.text, pools.get(poolKey(term)) ?? [], generatedAlternatives(term), sentence.text, choices - 1)
           ?.map(inCaseOf(term.text)) ?? null
       )
   }
@@ -119,9 +119,9 @@ const kindCandidate = (title: string, item: QuestionItem, items: ReadonlyArray<Q
 const candidatesOf = (input: QuestionInput): Array<Candidate> => {
   const itemNames = unique(input.items.map((item) => item.name))
   const sentences = quizSentences(input).map((sentence) => ({ sentence, terms: termsOf(sentence.text, itemNames) }))
-  const pools = new Map<TermClass, Array<string>>([["item", itemNames]])
+  const pools = new Map<string, Array<string>>([["item", itemNames]])
   for (const { terms } of sentences) {
-    for (const term of terms) if (term.termClass !== "item") pools.set(term.termClass, [...(pools.get(term.termClass) ?? []), term.text])
+    for (const term of terms) if (term.termClass !== "item") pools.set(poolKey(term), [...(pools.get(poolKey(term)) ?? []), term.text])
   }
   const fromSentences = sentences.flatMap(({ sentence, terms }) =>
     terms[0] === undefined ? [] : [sentenceCandidate(input.title, sentence, terms[0], pools)]

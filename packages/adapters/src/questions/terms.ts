@@ -15,8 +15,11 @@ export interface Term {
   readonly termClass: TermClass
 }
 
-const units =
-  "%|percent|per cent|seconds?|minutes?|hours?|days?|weeks?|months?|years?|times|people|persons|employees|members|engineers|steps|items|euros?|dollars?|pounds?"
+const units = [
+  "%|percent|per cent|seconds?|minutes?|hours?|days?|weeks?|months?|years?|times",
+  "people|persons|employees|members|engineers|steps|items|points|levels|floors|pallets",
+  "euros?|dollars?|pounds?|kg|g|t|tonnes?|tons?|km|m|cm|mm|l|litres?|liters?|mph|km/h|°C|°F"
+].join("|")
 const numberPattern = new RegExp(`(?<![\\w.:$€£])[$€£]?\\d+(?:[.,]\\d+)?(?:\\s?(?:${units})\\b|%)?(?![\\w:])`, "gi")
 const timePattern = /(?<![\w:])(?:[01]?\d|2[0-3]):[0-5]\d(?![\w:])/g
 const weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
@@ -95,6 +98,13 @@ const timeVariants = (text: string): Array<string> => {
   const hour = Number(hours)
   return [1, -1, 2, -2, 3].map((shift) => `${String((hour + shift + 24) % 24).padStart(hours.length, "0")}:${minutes}`)
 }
+
+/**
+ * The pool a term's distractors come from: its class, and for a number its
+ * unit too ("3 levels" is offered among levels, "1500 kg" among weights).
+ */
+export const poolKey = (term: Term): string =>
+  term.termClass === "number" ? `number:${term.text.replace(/^[$€£]?\d+(?:[.,]\d+)?\s?/, "").toLowerCase()}` : term.termClass
 
 /** Values of the term's class that do not come from the content: numbers nearby, other days and months. */
 export const generatedAlternatives = (term: Term): Array<string> => {

@@ -13,7 +13,7 @@ import { EnrollmentsRepo } from "./enrollments-repo.js"
 import { dueColumns, dueOf, type ObligationRow } from "./obligation-rows.js"
 import { type MergedObligation, type NewObligation, ObligationsRepo } from "./obligations-repo.js"
 import { AssigningPeopleRepo } from "./people-repo.js"
-import { QuizPreparation } from "./quiz-preparation.js"
+import { QuizPreparation } from "../quizzes/preparation.js"
 import { closedLesson, nobodyReached, noSuchLesson, personalLesson } from "./refusals.js"
 
 /** The merged obligation, or null when the merge changed nothing. */

@@ -13,7 +13,7 @@ import { EnrollmentsRepo } from "./enrollments-repo.js"
 import { dueColumns, dueOf, type ObligationRow, obligationView } from "./obligation-rows.js"
 import { ObligationsRepo } from "./obligations-repo.js"
 import { AssigningPeopleRepo } from "./people-repo.js"
-import { QuizPreparation } from "./quiz-preparation.js"
+import { QuizPreparation } from "../quizzes/preparation.js"
 import { noSuchLesson, personalLesson } from "./refusals.js"
 
 /**

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { QuestionGenerator } from "@tks/adapters/questions/port"
 import { popQuizQuestions } from "@tks/domain/pop-quiz-send"
 import { JobFailure, type JobHandler } from "../jobs/handler.js"
@@ -65,4 +65,4 @@ export const popQuizPreparationJob = Effect.gen(function*() {
     onFailed: (job, reason) => recipients.markFailed(job.orgId, job.subjectId, reason)
   }
   return handler
-})
+}).pipe(Effect.provide(Layer.mergeAll(PopQuizRecipientsRepo.Default, PopQuizMaterial.Default, NotificationOutbox.Default)))

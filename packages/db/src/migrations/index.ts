@@ -5,6 +5,7 @@ import rateLimits from "./0002_rate_limits.js"
 import content from "./0003_content.js"
 import narration from "./0004_narration.js"
 import training from "./0005_training.js"
+import notifications from "./0006_notifications.js"
 import trainingReads from "./0007_training_reads.js"
 import obligationComputedDue from "./0008_obligation_computed_due.js"
 
@@ -15,6 +16,7 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0003_content": content,
   "0004_narration": narration,
   "0005_training": training,
+  "0006_notifications": notifications,
   "0007_training_reads": trainingReads,
   "0008_obligation_computed_due": obligationComputedDue
 }

@@ -1,0 +1,80 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import type { OrganizationId } from "@tks/domain/ids"
+
+export type Channel = "email" | "sms"
+export type NotificationStatus = "PENDING" | "SENT" | "SKIPPED" | "FAILED"
+/** What came of one attempt (notification_attempts.outcome). */
+export type AttemptOutcome = "sent" | "retryable" | "permanent" | "skipped"
+
+export interface NotificationRef {
+  readonly orgId: OrganizationId
+  readonly id: string
+}
+
+/** A notification as delivery needs it, with the person's status now. */
+export interface StoredNotification {
+  readonly id: string
+  readonly channel: Channel
+  readonly recipient: string
+  readonly recipientName: string
+  /** The notice as stored (jsonb); `decodeStoredNotice` reads it. */
+  readonly notice: unknown
+  readonly status: NotificationStatus
+  readonly personActive: boolean
+}
+
+/** How an attempt ends: recorded always; `status` set only on a notification still PENDING. */
+export interface Settlement {
+  readonly outcome: AttemptOutcome
+  readonly status?: Exclude<NotificationStatus, "PENDING">
+  readonly provider: string | null
+  readonly providerMessageId?: string | null
+  readonly error?: string | null
+}
+
+/**
+ * The outbox rows after they are written (outbox.ts writes them): read one
+ * for delivery, record each attempt and the final status. Every status
+ * change is conditional on the row still being PENDING, so a notification
+ * is settled once however many workers reach it.
+ */
+export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@tks/core/NotificationsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const load = (ref: NotificationRef) =>
+      sql<StoredNotification>`
+        SELECT n.id, n.channel, n.recipient, n.recipient_name AS "recipientName", n.notice, n.status,
+          u.status = 'ACTIVE' AS "personActive"
+        FROM notifications n JOIN users u ON u.org_id = n.org_id AND u.id = n.user_id
+        WHERE n.org_id = ${ref.orgId} AND n.id = ${ref.id}`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])))
+
+    /**
+     * Records the attempt (numbered after the ones before it) and, when the
+     * attempt ends the notification, its status: one statement, so the
+     * record and the status never disagree.
+     */
+    const settle = (ref: NotificationRef, settlement: Settlement) => {
+      const attempt = sql`
+        INSERT INTO notification_attempts (org_id, notification_id, attempt, outcome, provider, error)
+        SELECT ${ref.orgId}, ${ref.id}, coalesce(max(attempt), 0) + 1, ${settlement.outcome}, ${settlement.provider}, ${settlement.error ?? null}
+        FROM notification_attempts WHERE org_id = ${ref.orgId} AND notification_id = ${ref.id}`
+      if (settlement.status === undefined) return attempt.pipe(Effect.asVoid)
+      return sql`
+        WITH attempt AS (${attempt} RETURNING attempt)
+        UPDATE notifications SET status = ${settlement.status},
+          sent_at = CASE WHEN ${settlement.status} = 'SENT' THEN now() END,
+          provider_message_id = ${settlement.providerMessageId ?? null}, error = ${settlement.error ?? null}, finished_at = now()
+        WHERE org_id = ${ref.orgId} AND id = ${ref.id} AND status = 'PENDING'`.pipe(Effect.asVoid)
+    }
+
+    /** Out of attempts (the job failed for good): FAILED with the last reason, unless already settled. */
+    const giveUp = (ref: NotificationRef, reason: string) =>
+      sql`
+        UPDATE notifications SET status = 'FAILED', error = ${reason}, finished_at = now()
+        WHERE org_id = ${ref.orgId} AND id = ${ref.id} AND status = 'PENDING'`.pipe(Effect.asVoid)
+
+    return { load, settle, giveUp } as const
+  })
+}) {}

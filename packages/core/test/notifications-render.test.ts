@@ -1,0 +1,74 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import type { Notice } from "@tks/domain/notice"
+import { decodeStoredNotice } from "../src/notifications/notice-schema.js"
+import { formatDue, type NoticeLinks, renderEmail, renderText, SMS_MAX } from "../src/notifications/render.js"
+
+const links: NoticeLinks = {
+  lesson: (id) => `https://tks.acme.test/v1/lessons/${id}`,
+  popQuiz: (id) => `https://tks.acme.test/v1/pop-quizzes/${id}`
+}
+
+const lesson = { lessonId: "les_1", title: "Forklift safety" }
+
+const every: ReadonlyArray<Notice> = [
+  { _tag: "LessonAssigned", ...lesson, dueDate: "2026-12-01T00:00:00.000Z" },
+  { _tag: "RetrainingAssigned", ...lesson, dueDate: null, reason: "New racking in aisle 4" },
+  { _tag: "ObligationWaived", ...lesson, reason: "Certified elsewhere" },
+  { _tag: "ObligationCancelled", ...lesson, reason: "Moved to the office" },
+  { _tag: "DueDateChanged", ...lesson, dueDate: "2026-12-15T17:30:00.000Z" },
+  { _tag: "PopQuizReady", popQuizId: "pq_1", title: "Fire exits", dueDate: "2026-11-30T00:00:00.000Z" }
+]
+
+describe("the words of a notice (email and text)", () => {
+  it("each kind has its own subject, greets the person by name and says what happened, with the link where there is something to open", () => {
+    const emails = every.map((notice) => renderEmail(notice, "Ava Thompson", links))
+    expect(emails.map((email) => email.subject)).toEqual([
+      "New training: Forklift safety",
+      "Retraining: Forklift safety",
+      "Waived: Forklift safety",
+      "Cancelled: Forklift safety",
+      "New due date: Forklift safety",
+      "Pop quiz ready: Fire exits"
+    ])
+    for (const email of emails) expect(email.text.startsWith("Hi Ava Thompson,\n\n")).toBe(true)
+    expect(emails[0]!.text).toContain("You have been assigned the lesson \"Forklift safety\". Please complete it by 1 December 2026.")
+    expect(emails[0]!.text).toContain("Open the lesson: https://tks.acme.test/v1/lessons/les_1")
+    expect(emails[1]!.text).toContain("There is no due date.")
+    expect(emails[1]!.text).toContain("Reason: New racking in aisle 4")
+    expect(emails[2]!.text).toContain("Reason: Certified elsewhere")
+    expect(emails[3]!.text).toContain("no longer assigned to you")
+    expect(emails[4]!.text).toContain("is now due by 15 December 2026, 17:30 UTC.")
+    expect(emails[5]!.text).toContain("Open the quiz: https://tks.acme.test/v1/pop-quizzes/pq_1")
+    // Nothing left to open after a waiver or a cancellation.
+    expect(emails[2]!.text).not.toContain("https://")
+  })
+
+  it("a text is one SMS (at most 160 characters) however long the title, keeping the link", () => {
+    const long = "A".repeat(240)
+    for (const notice of every) {
+      const text = renderText({ ...notice, title: long }, links)
+      expect(text.length, notice._tag).toBeLessThanOrEqual(SMS_MAX)
+      expect(text).toContain("...")
+    }
+    expect(renderText(every[0]!, links)).toBe("New training: \"Forklift safety\", due 1 Dec 2026. https://tks.acme.test/v1/lessons/les_1")
+    expect(renderText(every[5]!, links)).toBe("Pop quiz ready: \"Fire exits\", due 30 Nov 2026. https://tks.acme.test/v1/pop-quizzes/pq_1")
+  })
+
+  it("a title with line breaks stays on one line in the subject", () => {
+    expect(renderEmail({ ...every[0]!, title: "Forklift\r\nsafety" } as Notice, "Ava", links).subject).toBe("New training: Forklift safety")
+  })
+
+  it("due dates read as a day in UTC, with the time unless it is midnight", () => {
+    expect(formatDue("2026-12-01T00:00:00.000Z")).toBe("1 December 2026")
+    expect(formatDue("2026-02-09T08:05:00.000Z")).toBe("9 February 2026, 08:05 UTC")
+    expect(formatDue("2026-02-09T08:05:00.000Z", true)).toBe("9 Feb 2026, 08:05 UTC")
+    expect(formatDue("not a date")).toBe("not a date")
+  })
+
+  it("a stored notice reads back as written; anything else does not", () => {
+    for (const notice of every) expect(decodeStoredNotice(JSON.parse(JSON.stringify(notice)))).toEqual(Either.right(notice))
+    expect(Either.isLeft(decodeStoredNotice({ _tag: "LessonAssigned", title: "no id" }))).toBe(true)
+    expect(Either.isLeft(decodeStoredNotice({ _tag: "Unknown" }))).toBe(true)
+  })
+})
