@@ -100,7 +100,7 @@ export const sentTexts: Array<OutgoingText> = []
 /**
  * Email and texts for the test server: kept in the arrays above, never sent.
  * (The SMTP and Twilio adapters are tested against an in-process SMTP server
- * and a loopback Twilio fake: packages/adapters/test, notifications-restart.test.ts.)
+ * and a loopback Twilio fake: packages/adapters/test, notifications-process.test.ts.)
  */
 export const TestMessagingLive = Layer.mergeAll(
   Layer.succeed(MailSender, {

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Logger, LogLevel } from "effect"
@@ -104,7 +106,7 @@ const countsOf = (ids: ReadonlyArray<string>) => {
 }
 
 // Real processes, a real SMTP server and a loopback Twilio on real time.
-layer(TestLayer, { excludeTestServices: true })("notifications across a server restart (DESIGN 6)", (it) => {
+layer(TestLayer, { excludeTestServices: true })("notifications delivered by server processes (DESIGN 5, 6)", (it) => {
   it.scoped("stopping the server (SIGTERM) mid-delivery and starting it again delivers each message exactly once to the fakes", () =>
     Effect.gen(function*() {
       const orgId = yield* tellFive("Restart Term Org")
@@ -165,5 +167,23 @@ layer(TestLayer, { excludeTestServices: true })("notifications across a server r
       // Nothing else was repeated.
       for (const [id, count] of counts) if (!unanswered.includes(id)) expect(count, id).toBe(1)
       expect(yield* stop(second)).toBe(0)
+    }), { timeout: 120_000 })
+
+  it.scoped("without SMTP or Twilio settings the server writes each message into DATA_DIR/mailbox, and says so at start", () =>
+    Effect.gen(function*() {
+      const orgId = yield* tellFive("Mailbox Org")
+      const url = yield* SharedDatabaseUrl
+      const server = yield* startServerProcess({ DATABASE_URL: url, SEED_DEMO: "false", DB_POOL_MAX: "4", LOG_LEVEL: "Info", WORKER_POLL_MS: "100" })
+      yield* waitUntil(server, Effect.map(notificationsOf(orgId), (rows) => rows.every((row) => row.status === "SENT")))
+      const rows = yield* notificationsOf(orgId)
+      const mailbox = join(server.dataDir, "mailbox")
+      for (const row of rows) {
+        const file = row.channel === "email" ? join(mailbox, "email", `${row.id}.eml`) : join(mailbox, "sms", `${row.id}.txt`)
+        expect(existsSync(file), file).toBe(true)
+        expect(readFileSync(file, "utf8")).toContain(row.channel === "email" ? `Message-ID: <${row.id}@tks>` : `Idempotency-Key: ${row.id}`)
+      }
+      expect(server.stdout()).toContain(`email: local mailbox ${join(server.dataDir, "mailbox", "email")}`)
+      expect(server.stdout()).toContain(`text messages: local mailbox ${join(server.dataDir, "mailbox", "sms")}`)
+      expect(yield* stop(server)).toBe(0)
     }), { timeout: 120_000 })
 })
