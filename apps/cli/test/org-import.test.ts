@@ -89,12 +89,15 @@ describe("pnpm cli org import", () => {
       expect(again.stderr).toContain("No live token with that id")
     }), slow)
 
-  it.live("org schema prints the fixture's JSON Schema without touching a database", () =>
+  it.live("org schema prints the fixture's JSON Schema, training sections included, without touching a database", () =>
     Effect.gen(function*() {
       const run = yield* runCli(["org", "schema"], { DATA_DIR: join(dir, "never-created") })
       expect(run.code).toBe(0)
-      const schema: { $defs: Record<string, { required?: Array<string> }> } = JSON.parse(run.stdout)
+      const schema: { $defs: Record<string, { required?: Array<string>; properties?: Record<string, unknown> }> } = JSON.parse(run.stdout)
       expect(schema.$defs["OrgFixture"]?.required).toEqual(["organization"])
+      expect(Object.keys(schema.$defs["OrgFixture"]?.properties ?? {})).toEqual(
+        expect.arrayContaining(["reviews", "retrainingPolicies", "mastery", "enrollments", "obligations", "popQuizzes"])
+      )
       expect(run.stderr).not.toContain("PGlite")
     }), slow)
 })

@@ -3,7 +3,7 @@ import { Option } from "effect"
 import { demoBodies } from "@tks/core/demo/library"
 import { banner } from "../src/startup/banner.js"
 
-const tokens = Option.some({ ava: "tks_ava_secret", ben: "tks_ben_secret", eve: "tks_eve_secret", kai: "tks_kai_secret" })
+const tokens = Option.some({ ava: "tks_ava_secret", ben: "tks_ben_secret", eve: "tks_eve_secret", kai: "tks_kai_secret", finn: "tks_finn_secret" })
 const curlLines = (text: string) => text.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("curl "))
 
 describe("the banner's ready-to-paste calls", () => {
@@ -20,6 +20,14 @@ describe("the banner's ready-to-paste calls", () => {
       const url = line.slice(line.indexOf("' ") + 2)
       if (/[?&]/.test(url)) expect(url, line).toMatch(/^'[^']+'$/)
     }
+  })
+
+  it("show the demo learner's learning queue, obligations and enrollments", () => {
+    const lines = curlLines(banner("http://localhost:3000", tokens, { production: false }))
+    const auth = "curl -s -H 'Authorization: Bearer tks_finn_secret'"
+    expect(lines).toContain(`${auth} http://localhost:3000/v1/me/learning-queue`)
+    expect(lines).toContain(`${auth} http://localhost:3000/v1/me/obligations`)
+    expect(lines).toContain(`${auth} http://localhost:3000/v1/me/enrollments`)
   })
 
   it("search for a word the demo library holds, so the line shows results once processing finishes", () => {

@@ -69,7 +69,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/enrollments/{id}/q
       const { result } = yield* setup
       const path = `/v1/enrollments/${result.ids.enrollments.lenaBasicsDone}/quiz-results`
       const whole = yield* raw("GET", path, { token: result.tokens.lena })
-      const walk = yield* walkPages(path, result.tokens.lena, 1)
+      const walk = yield* walkPages(path, result.tokens.lena!, 1)
       expect(walk.rows).toEqual(whole.json.data)
       expect(walk.pages).toBe(3)
     }))

@@ -53,7 +53,7 @@ layer(TestLayer)("demo fixture", (it) => {
         role_members: 9,
         curriculum_entries: 6,
         third_parties: 1,
-        duties: 9,
+        duties: 10,
         findings: 5,
         org_chart_verifications: 1,
         directory_connections: 1,
@@ -66,7 +66,16 @@ layer(TestLayer)("demo fixture", (it) => {
         evidence: 9,
         topic_relations: 3,
         content_review_requests: 1,
-        jobs: 4
+        jobs: 6,
+        member_reviews: 5,
+        lesson_retraining_policies: 2,
+        mastery: 8,
+        enrollments: 7,
+        enrollment_quizzes: 7,
+        quiz_attempts: 6,
+        obligations: 11,
+        pop_quizzes: 2,
+        pop_quiz_recipients: 6
       }
       const actual: Record<string, number> = {}
       for (const table of Object.keys(expected)) actual[table] = yield* countOf(table, org)
@@ -131,7 +140,7 @@ layer(TestLayer)("demo fixture", (it) => {
       expect(tiered).toEqual([{ tier_qualifier: "MIN_TIER", tier_id: ids.tiers["forklift-senior"] }])
       const untiered = yield* sql<{ n: number }>`
         SELECT count(*)::int AS n FROM duties WHERE org_id = ${org} AND tier_qualifier = 'ALL' AND tier_id IS NULL`
-      expect(untiered[0]?.n).toBe(7)
+      expect(untiered[0]?.n).toBe(8)
 
       const connection = yield* sql<{ token_hash: string | null; token_revoked_at: Date | null; status: string }>`
         SELECT token_hash, token_revoked_at, status FROM directory_connections WHERE org_id = ${org}`
@@ -159,15 +168,76 @@ layer(TestLayer)("demo fixture", (it) => {
       for (const row of published) expect([row.processing_status, row.indexing_status]).toEqual(["PENDING", "PENDING"])
 
       const jobs = yield* sql<{ kind: string; subject_id: string; status: string }>`
-        SELECT kind, subject_id, status FROM jobs WHERE org_id = ${org}`
+        SELECT kind, subject_id, status FROM jobs WHERE org_id = ${org} AND kind = 'content.process'`
       expect(jobs.map((job) => job.subject_id).sort()).toEqual(published.map((row) => row.id).sort())
-      expect(jobs.every((job) => job.kind === "content.process" && job.status === "PENDING")).toBe(true)
+      expect(jobs.every((job) => job.status === "PENDING")).toBe(true)
 
       const review = yield* sql<{ status: string; submitter_id: string; content_status: string }>`
         SELECT r.status, r.submitter_id, c.status AS content_status
         FROM content_review_requests r JOIN content c ON c.org_id = r.org_id AND c.id = r.content_id
         WHERE r.org_id = ${org}`
       expect(review).toEqual([{ status: "PENDING", submitter_id: ids.people["finn"], content_status: "in_review" }])
+    }))
+
+  it.effect("gives Finn, the banner's learner, a learning queue: duties on topics through his role and team, mastery below expectation, an assigned lesson, an overdue retraining", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const importer = yield* FixtureImporter
+      const { ids, organizationId: org } = yield* importer.importOrganization(demoFixture())
+      const finn = ids.people["finn"] ?? ""
+
+      // Duties on topics for every tier: Forklift Operator (his role) on Forklift pre-shift inspection, Warehouse (his team) on Receiving goods.
+      const duties = yield* sql<{ holder_type: string; entity_id: string; raci: string }>`
+        SELECT d.holder_type, d.entity_id, d.raci FROM duties d
+        WHERE d.org_id = ${org} AND d.entity_type = 'TOPIC' AND d.tier_id IS NULL AND (
+          (d.holder_type = 'role' AND d.holder_id IN (SELECT role_id FROM role_members WHERE org_id = ${org} AND user_id = ${finn} AND ended_at IS NULL))
+          OR (d.holder_type = 'team' AND d.holder_id IN (SELECT team_id FROM team_members WHERE org_id = ${org} AND user_id = ${finn})))
+        ORDER BY d.holder_type`
+      expect(duties).toEqual([
+        { holder_type: "role", entity_id: ids.topics["forklift-inspection"], raci: "RESPONSIBLE" },
+        { holder_type: "team", entity_id: ids.topics["receiving"], raci: "RESPONSIBLE" }
+      ])
+      const mastery = yield* sql<{ topic_id: string; level: string }>`SELECT topic_id, level FROM mastery WHERE org_id = ${org} AND user_id = ${finn} ORDER BY level DESC`
+      expect(mastery).toEqual([
+        { topic_id: ids.topics["forklift-inspection"], level: "PARTIAL" },
+        { topic_id: ids.topics["receiving"], level: "NONE" }
+      ])
+
+      const obligations = yield* sql<{ id: string; item_type: string; kind: string; overdue: boolean }>`
+        SELECT id, item_type, kind, due_date < now() AS overdue FROM obligations WHERE org_id = ${org} AND user_id = ${finn} AND status = 'active' ORDER BY created_at`
+      expect(obligations).toEqual([
+        { id: ids.obligations["finn-forklift-retraining"], item_type: "lesson", kind: "retraining", overdue: true },
+        { id: ids.obligations["finn-inspection"], item_type: "topic", kind: "knowledge", overdue: false },
+        { id: ids.obligations["finn-safety-induction"], item_type: "lesson", kind: "assignment", overdue: false }
+      ])
+      const enrollments = yield* sql<{ id: string; status: string; retrain_due: boolean | null; quiz: string }>`
+        SELECT e.id, e.status, e.retrain_at < now() AS retrain_due, q.status AS quiz
+        FROM enrollments e JOIN enrollment_quizzes q ON q.org_id = e.org_id AND q.enrollment_id = e.id
+        WHERE e.org_id = ${org} AND e.user_id = ${finn} ORDER BY e.enrolled_at`
+      expect(enrollments).toEqual([
+        { id: ids.enrollments["finn-forklift-basics"], status: "completed", retrain_due: true, quiz: "READY" },
+        { id: ids.enrollments["finn-safety-induction"], status: "in_progress", retrain_due: null, quiz: "READY" }
+      ])
+      const results = yield* sql<{ score: number; passed: boolean; results_summary: string }>`
+        SELECT score, passed, results_summary FROM quiz_attempts WHERE org_id = ${org} AND user_id = ${finn} ORDER BY completed_at`
+      expect(results).toEqual([
+        { score: 0.6, passed: false, results_summary: "3 of 5 correct" },
+        { score: 0.8, passed: true, results_summary: "4 of 5 correct" },
+        { score: 0.6, passed: false, results_summary: "3 of 5 correct" }
+      ])
+      const popQuizzes = yield* sql<{ status: string; generation_status: string }>`
+        SELECT status, generation_status FROM pop_quiz_recipients WHERE org_id = ${org} AND user_id = ${finn} ORDER BY status`
+      expect(popQuizzes).toEqual([{ status: "COMPLETED", generation_status: "READY" }, { status: "not_started", generation_status: "READY" }])
+      const reviewers = yield* sql<{ author_id: string }>`SELECT author_id FROM member_reviews WHERE org_id = ${org} AND user_id = ${finn} ORDER BY reviewed_at`
+      expect(reviewers.map((row) => row.author_id)).toEqual([ids.people["eve"], finn, ids.people["ben"]])
+
+      // Iris's enrollment and pop quiz are left for the workers, as a fresh assignment would be.
+      const preparing = yield* sql<{ kind: string; subject_id: string }>`SELECT kind, subject_id FROM jobs WHERE org_id = ${org} AND kind <> 'content.process' ORDER BY kind`
+      const irisRecipient = yield* sql<{ id: string }>`SELECT id FROM pop_quiz_recipients WHERE org_id = ${org} AND user_id = ${ids.people["iris"] ?? ""}`
+      expect(preparing).toEqual([
+        { kind: "pop-quiz.prepare", subject_id: irisRecipient[0]?.id },
+        { kind: "quiz.prepare", subject_id: ids.enrollments["iris-forklift-basics"] }
+      ])
     }))
 
   it("each published document is a multi-page markdown document: an H1 title, several sections, steps, rules and numbers", () => {

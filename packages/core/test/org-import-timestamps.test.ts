@@ -114,6 +114,8 @@ layer(TestLayer)("fixture timestamps", (it) => {
       "findings[].createdAt",
       "invitations[].createdAt",
       "invitations[].expiresAt",
+      "lessons[].createdAt",
+      "lessons[].updatedAt",
       "mastery[].provenAt",
       "obligations[].createdAt",
       "obligations[].dueBasisAt",

@@ -1,6 +1,7 @@
 import type { OrgFixtureInput } from "../src/org-import/schema.js"
 import { acmeContent, acmeReviewRequests } from "./acme-content.js"
 import { acmeCompanyRoles, acmeDuties, acmeLessons, acmeSpaces } from "./acme-knowledge.js"
+import { acmeTraining, acmeTrainingLessons } from "./acme-training.js"
 
 /**
  * The named test organizations that core and server tests share, in the
@@ -47,7 +48,8 @@ import { acmeCompanyRoles, acmeDuties, acmeLessons, acmeSpaces } from "./acme-kn
  * Three pending invitations; six findings; the org chart verified ten days
  * before the test run on a 90-day interval; an ACTIVE directory connection
  * with its counters and nine events. The knowledge graph, company roles and
- * duties are described in acme-knowledge.ts.
+ * duties are described in acme-knowledge.ts; lessons, enrollments, quiz
+ * results, obligations, mastery, reviews and pop quizzes in acme-training.ts.
  *
  * **other**: a second organization (starter plan) with one admin, Otto, and
  * one of each thing a listing shows (a provisioned viewer, a team, a company
@@ -183,7 +185,7 @@ export const acme: OrgFixtureInput = {
   companyRoles: acmeCompanyRoles,
   thirdParties: [{ key: "vendor", name: "Vendor" }],
   spaces: acmeSpaces,
-  lessons: acmeLessons,
+  lessons: [...acmeLessons, ...acmeTrainingLessons],
   content: acmeContent,
   reviewRequests: acmeReviewRequests,
   duties: acmeDuties,
@@ -215,7 +217,8 @@ export const acme: OrgFixtureInput = {
       createdAt: "2026-01-05T09:59:00.000Z"
     },
     events: acmeDirectoryEvents
-  }
+  },
+  ...acmeTraining
 }
 
 export const other: OrgFixtureInput = {

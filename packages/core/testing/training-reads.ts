@@ -15,7 +15,7 @@ import type { OrgFixtureInput } from "../src/org-import/schema.js"
  * | dan | Dan Directory | dan@train.test | never signed up: never a member-progress row |
  * | zoe | Zoe Zed | A.Zoe@train.test | last by name, first by login name (the email, lower-cased) |
  *
- * Ella is on Partners. Lessons, newest first: two tied on 2026-08-10 (Tie
+ * Lena holds Forklift Driver (and held Loader). Ella is on Partners. Lessons, newest first: two tied on 2026-08-10 (Tie
  * Alpha, Tie Beta), Lena's catch-up plan (personal), Closed Course, Partner
  * Briefing (Partners), Matrix Team Drills (Matrix Team), Incident Command for
  * Admins (admins), safety FORKLIFT refresher, Forklift Safety Basics (pieces:
@@ -46,6 +46,10 @@ export const trainco: OrgFixtureInput = {
   teams: [
     { key: "floor", name: "Floor", members: [{ person: "teamAdmin", role: "team-admin" }, { person: "lena" }] },
     { key: "partners", name: "Partners", members: [{ person: "external" }] }
+  ],
+  companyRoles: [
+    { key: "driver", name: "Forklift Driver", members: [{ person: "lena" }] },
+    { key: "loader", name: "Loader", members: [{ person: "lena", startedAt: "2025-01-01T00:00:00Z", endedAt: "2025-06-01T00:00:00Z" }] }
   ],
   spaces: [
     {

@@ -8,6 +8,9 @@ const people: ReadonlyArray<readonly [key: string, who: string]> = [
   ["kai", "Kai Sato, external"]
 ]
 
+/** The demo's learner (packages/core/src/demo/training.ts): duties, mastery gaps, an assigned lesson, a retraining due. */
+const learner = { key: "finn", who: "Finn Walsh, forklift operator" } as const
+
 /** A word of the demo's Warehouse Safety Handbook and of its curated topics: search finds both. */
 const searchWord = "forklift"
 
@@ -56,6 +59,15 @@ export const banner = (
       "  # narration: MP3 (base64) with word timings, against the month's allowance",
       `  curl -s -H 'Authorization: Bearer ${admin}' -H 'content-type: application/json' -d '{"text": "Welcome to Acme Logistics."}' ${baseUrl}/v1/narration/synthesize`,
       `  curl -s -H 'Authorization: Bearer ${admin}' ${baseUrl}/v1/narration/usage`
+    )
+  }
+  const learnerToken = tokens.value[learner.key]
+  if (learnerToken !== undefined) {
+    lines.push(
+      `  # training, as ${learner.who}: what to learn next, what is owed, lessons taken`,
+      `  curl -s -H 'Authorization: Bearer ${learnerToken}' ${baseUrl}/v1/me/learning-queue`,
+      `  curl -s -H 'Authorization: Bearer ${learnerToken}' ${baseUrl}/v1/me/obligations`,
+      `  curl -s -H 'Authorization: Bearer ${learnerToken}' ${baseUrl}/v1/me/enrollments`
     )
   }
   lines.push("")

@@ -5,7 +5,7 @@ import { usagePreviewLimit } from "@tks/domain/content"
 import type { ContentId, OrganizationId } from "@tks/domain/ids"
 import { contentVisible, itemLive, lessonReadable, type Reader, topicVisible } from "../knowledge/access.js"
 import { newestFirst } from "../shared/keyset.js"
-import { containsPattern } from "../shared/text-search.js"
+import { titleHasEveryWord } from "../shared/text-search.js"
 
 export interface ContentRow {
   readonly id: string
@@ -62,8 +62,7 @@ export class ContentRepo extends Effect.Service<ContentRepo>()("@tks/core/Conten
 
     /**
      * Newest first (content_published_newest, or content_published_type_newest
-     * with a type). Each word is its own `LIKE` so that every one can be an
-     * index condition on content_title_trgm (a `LIKE ALL (array)` cannot be).
+     * with a type); the title words can use content_title_trgm.
      */
     const page = (input: {
       readonly orgId: OrganizationId
@@ -72,18 +71,16 @@ export class ContentRepo extends Effect.Service<ContentRepo>()("@tks/core/Conten
       readonly words: ReadonlyArray<string>
       readonly after: readonly [string, string] | null
       readonly limit: number
-    }) => {
-      const titleHasEvery = input.words.map((word) => sql`AND lower(c.title) LIKE lower(${containsPattern(word)}) ESCAPE '\\'`)
-      return sql<ContentPageRow>`
+    }) =>
+      sql<ContentPageRow>`
         SELECT ${columns}, ${newestFirst.column(sql, "c")}
         FROM content c
         WHERE c.org_id = ${input.orgId} AND ${contentVisible(sql, input.reader, "c")}
           ${input.type === null ? sql`` : sql`AND c.type = ${input.type}`}
-          ${sql.join(" ", false)(titleHasEvery)}
+          ${titleHasEveryWord(sql, "c", input.words)}
           ${newestFirst.after(sql, "c", input.after)}
         ORDER BY c.created_at DESC, c.id DESC
         LIMIT ${input.limit}`
-    }
 
     const visible = (orgId: OrganizationId, contentId: ContentId, reader: Reader) =>
       sql`c.org_id = ${orgId} AND c.id = ${contentId} AND ${contentVisible(sql, reader, "c")}`

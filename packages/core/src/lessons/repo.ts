@@ -7,7 +7,7 @@ import type { CompletionMode } from "@tks/domain/retraining-policy"
 import type { Visibility } from "@tks/domain/roles"
 import { contentVisible, lessonReadable, type Reader } from "../knowledge/access.js"
 import { newestFirst } from "../shared/keyset.js"
-import { containsPattern } from "../shared/text-search.js"
+import { titleHasEveryWord } from "../shared/text-search.js"
 
 export interface LessonRow {
   readonly id: string
@@ -47,24 +47,22 @@ export class LessonsRepo extends Effect.Service<LessonsRepo>()("@tks/core/Lesson
     const readable = (orgId: OrganizationId, lessonId: LessonId, reader: Reader) =>
       sql`l.org_id = ${orgId} AND l.id = ${lessonId} AND ${lessonReadable(sql, reader, "l")}`
 
-    /** Newest first (lessons_newest); each word of the title query is its own LIKE, as content's list does. */
+    /** Newest first (lessons_newest), every word of the title query in the title. */
     const page = (input: {
       readonly orgId: OrganizationId
       readonly reader: Reader
       readonly words: ReadonlyArray<string>
       readonly after: readonly [string, string] | null
       readonly limit: number
-    }) => {
-      const titleHasEvery = input.words.map((word) => sql`AND lower(l.title) LIKE lower(${containsPattern(word)}) ESCAPE '\\'`)
-      return sql<LessonPageRow>`
+    }) =>
+      sql<LessonPageRow>`
         SELECT ${columns}, ${newestFirst.column(sql, "l")}
         FROM lessons l
         WHERE l.org_id = ${input.orgId} AND ${lessonReadable(sql, input.reader, "l")}
-          ${sql.join(" ", false)(titleHasEvery)}
+          ${titleHasEveryWord(sql, "l", input.words)}
           ${newestFirst.after(sql, "l", input.after)}
         ORDER BY l.created_at DESC, l.id DESC
         LIMIT ${input.limit}`
-    }
 
     /** The lesson with its pieces in order, limited to published content the reader can read. */
     const find = (orgId: OrganizationId, lessonId: LessonId, reader: Reader) =>

@@ -164,3 +164,13 @@ export const FixturePopQuiz = Schema.Struct({
   recipients: withDefault(Schema.Array(FixturePopQuizRecipient), () => [])
 })
 export type FixturePopQuiz = typeof FixturePopQuiz.Type
+
+/** The training sections as fields of the fixture (schema.ts): each a list, empty when omitted. */
+export const trainingFields = {
+  reviews: withDefault(Schema.Array(FixtureMemberReview), () => []),
+  retrainingPolicies: withDefault(Schema.Array(FixtureRetrainingPolicy), () => []),
+  mastery: withDefault(Schema.Array(FixtureMastery), () => []),
+  enrollments: withDefault(Schema.Array(FixtureEnrollment), () => []),
+  obligations: withDefault(Schema.Array(FixtureObligation), () => []),
+  popQuizzes: withDefault(Schema.Array(FixturePopQuiz), () => [])
+}
