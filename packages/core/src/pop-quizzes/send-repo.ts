@@ -50,12 +50,18 @@ export class PopQuizSendRepo extends Effect.Service<PopQuizSendRepo>()("@tks/cor
         Effect.map((rows) => rows[0])
       )
 
-    /** Everyone active in `audience`, each with whether they can see the content (DOMAIN "Visibility"). */
+    /**
+     * Everyone active in `audience`, each with whether they can see the
+     * content (DOMAIN "Visibility"). `everyone` means what it means for
+     * visibility: every member except external accounts, who are reached
+     * only through a team they are on or by name.
+     */
     const reached = (orgId: OrganizationId, contentId: string, audience: Audience) =>
       sql<ReachedRow>`
         SELECT u.id AS user_id, ${contentVisible(sql, userRowReader("u"), "c")} AS can_see
         FROM content c JOIN users u ON u.org_id = c.org_id
         WHERE c.org_id = ${orgId} AND c.id = ${contentId} AND u.status = 'ACTIVE' AND ${inAudience(sql, audience, "u")}
+          ${audience._tag === "everyone" ? sql`AND u.org_role <> 'external'` : sql``}
         ORDER BY u.id`
 
     /**
