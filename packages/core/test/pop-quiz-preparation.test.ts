@@ -112,7 +112,8 @@ layer(TestLayer, { excludeTestServices: true })("the pop-quiz.prepare job", (it)
   it.effect("run again after a takeover, or twice at once: the questions stay as first written and the person is told once", () =>
     Effect.gen(function*() {
       const result = yield* imported
-      const [lena, max] = ["lena", "max"].map((key) => result.ids.people[key]!)
+      const lena = result.ids.people.lena!
+      const max = result.ids.people.max!
       const rows = yield* recipientsOf(result.ids.popQuizzes.fresh!)
       const lenaRow = rows.find((row) => row.user_id === lena)!
       const maxRow = rows.find((row) => row.user_id === max)!
