@@ -89,7 +89,7 @@ const notificationsOf = (orgId: string) =>
   )
 
 /** Polls `check` every 50 ms until it holds, failing the test if `server` exits first. */
-const waitUntil = (server: ServerProcess, check: Effect.Effect<boolean>) =>
+const waitUntil = <R>(server: ServerProcess, check: Effect.Effect<boolean, never, R>) =>
   Effect.gen(function*() {
     while (!(yield* check)) {
       if (server.child.exitCode !== null || server.child.signalCode !== null) {
@@ -97,6 +97,29 @@ const waitUntil = (server: ServerProcess, check: Effect.Effect<boolean>) =>
       }
       yield* Effect.sleep(Duration.millis(50))
     }
+  })
+
+/**
+ * Eight messages told, the fakes up, and a first server process delivering
+ * them, caught while an email's DATA has arrived whole and waits for the
+ * relay's answer.
+ */
+const midDelivery = (orgName: string, serverId: string) =>
+  Effect.gen(function*() {
+    const orgId = yield* tellFive(orgName)
+    const sending = yield* fakes
+    const first = yield* sending.start(serverId)
+    yield* waitUntil(first, Effect.sync(() => sending.smtp.received.some((mail) => !mail.acknowledged)))
+    return { orgId, first, ...sending }
+  })
+
+/** Waits until `server` has settled every notification of `orgId`; each must be SENT. */
+const allSentBy = (server: ServerProcess, orgId: string) =>
+  Effect.gen(function*() {
+    yield* waitUntil(server, Effect.map(notificationsOf(orgId), (rows) => rows.every((row) => row.status !== "PENDING")))
+    const rows = yield* notificationsOf(orgId)
+    expect(rows.map((row) => row.status)).toEqual(rows.map(() => "SENT"))
+    return rows
   })
 
 const countsOf = (ids: ReadonlyArray<string>) => {
@@ -109,11 +132,7 @@ const countsOf = (ids: ReadonlyArray<string>) => {
 layer(TestLayer, { excludeTestServices: true })("notifications delivered by server processes (DESIGN 5, 6)", (it) => {
   it.scoped("stopping the server (SIGTERM) mid-delivery and starting it again delivers each message exactly once to the fakes", () =>
     Effect.gen(function*() {
-      const orgId = yield* tellFive("Restart Term Org")
-      const { smtp, start, arrivals } = yield* fakes
-      const first = yield* start("first")
-      // An email's DATA has arrived and waits for the relay's answer: stop now.
-      yield* waitUntil(first, Effect.sync(() => smtp.received.some((mail) => !mail.acknowledged)))
+      const { orgId, first, smtp, start, arrivals } = yield* midDelivery("Restart Term Org", "first")
       expect(yield* stop(first)).toBe(0)
       // The shutdown waited for the messages in flight: each was answered and recorded as SENT.
       expect(smtp.received.every((mail) => mail.acknowledged)).toBe(true)
@@ -124,9 +143,7 @@ layer(TestLayer, { excludeTestServices: true })("notifications delivered by serv
       expect(afterFirst.filter((row) => row.status === "PENDING").length).toBeGreaterThan(0)
 
       const second = yield* start("second")
-      yield* waitUntil(second, Effect.map(notificationsOf(orgId), (rows) => rows.every((row) => row.status !== "PENDING")))
-      const rows = yield* notificationsOf(orgId)
-      expect(rows.map((row) => row.status)).toEqual(rows.map(() => "SENT"))
+      const rows = yield* allSentBy(second, orgId)
       // Every message arrived, and none twice.
       const counts = countsOf(arrivals())
       expect([...counts.keys()].sort()).toEqual(rows.map((row) => row.id))
@@ -139,10 +156,7 @@ layer(TestLayer, { excludeTestServices: true })("notifications delivered by serv
 
   it.scoped("a server killed (SIGKILL) mid-delivery: every message arrives at least once, and a repeat carries the same Message-ID", () =>
     Effect.gen(function*() {
-      const orgId = yield* tellFive("Restart Kill Org")
-      const { smtp, start, arrivals } = yield* fakes
-      const first = yield* start("killed")
-      yield* waitUntil(first, Effect.sync(() => smtp.received.some((mail) => !mail.acknowledged)))
+      const { orgId, first, smtp, start, arrivals } = yield* midDelivery("Restart Kill Org", "killed")
       first.child.kill("SIGKILL")
       yield* first.exited
       // The relay has these messages whole, but the killed server never heard it took them: they are still PENDING.
@@ -153,9 +167,7 @@ layer(TestLayer, { excludeTestServices: true })("notifications delivered by serv
 
       // The next server takes the jobs over once their leases lapse.
       const second = yield* start("after-kill")
-      yield* waitUntil(second, Effect.map(notificationsOf(orgId), (rows) => rows.every((row) => row.status !== "PENDING")))
-      const rows = yield* notificationsOf(orgId)
-      expect(rows.map((row) => row.status)).toEqual(rows.map(() => "SENT"))
+      const rows = yield* allSentBy(second, orgId)
       const counts = countsOf(arrivals())
       // At least once: every message arrived; nothing arrived that is not one of them.
       expect([...counts.keys()].sort()).toEqual(rows.map((row) => row.id))
@@ -174,8 +186,7 @@ layer(TestLayer, { excludeTestServices: true })("notifications delivered by serv
       const orgId = yield* tellFive("Mailbox Org")
       const url = yield* SharedDatabaseUrl
       const server = yield* startServerProcess({ DATABASE_URL: url, SEED_DEMO: "false", DB_POOL_MAX: "4", LOG_LEVEL: "Info", WORKER_POLL_MS: "100" })
-      yield* waitUntil(server, Effect.map(notificationsOf(orgId), (rows) => rows.every((row) => row.status === "SENT")))
-      const rows = yield* notificationsOf(orgId)
+      const rows = yield* allSentBy(server, orgId)
       const mailbox = join(server.dataDir, "mailbox")
       for (const row of rows) {
         const file = row.channel === "email" ? join(mailbox, "email", `${row.id}.eml`) : join(mailbox, "sms", `${row.id}.txt`)

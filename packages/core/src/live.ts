@@ -29,7 +29,8 @@ import { Training } from "./training/service.js"
  * Every domain service, for any transport (HTTP, MCP, jobs). Needs a
  * SqlClient, and the outside-world ports (PageFetcher, VideoCatalog,
  * SpeechSynthesizer and QuestionGenerator from @tks/adapters), which the
- * composition provides.
+ * composition provides. NotificationOutbox only writes the outbox; the job
+ * workers deliver it (apps/server/src/workers.ts, with MailSender and SmsSender).
  */
 export const CoreLive = Layer.mergeAll(
   Administration.Default,

@@ -102,13 +102,13 @@ export const sentTexts: Array<OutgoingText> = []
  * (The SMTP and Twilio adapters are tested against an in-process SMTP server
  * and a loopback Twilio fake: packages/adapters/test, notifications-process.test.ts.)
  */
-export const TestMessagingLive = Layer.mergeAll(
-  Layer.succeed(MailSender, {
-    provider: "test",
-    send: (email) => Effect.sync((): Delivered => (sentEmails.push(email), { providerMessageId: null }))
-  }),
-  Layer.succeed(SmsSender, {
-    provider: "test",
-    send: (text) => Effect.sync((): Delivered => (sentTexts.push(text), { providerMessageId: null }))
+const keptIn = <A>(sent: Array<A>) => (message: A) =>
+  Effect.sync((): Delivered => {
+    sent.push(message)
+    return { providerMessageId: null }
   })
+
+export const TestMessagingLive = Layer.mergeAll(
+  Layer.succeed(MailSender, { provider: "test", send: keptIn(sentEmails) }),
+  Layer.succeed(SmsSender, { provider: "test", send: keptIn(sentTexts) })
 )
