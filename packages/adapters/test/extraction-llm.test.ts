@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Exit, Layer, Option, Redacted } from "effect"
+import { ConfigProvider, Duration, Effect, Layer } from "effect"
 import { KnowledgeExtractorLive } from "@tks/adapters/extraction/live"
 import { llmExtractorLayer, type LlmSettings } from "@tks/adapters/extraction/llm"
-import { ExtractionFailed, type ExtractionInput, KnowledgeExtractor } from "@tks/adapters/extraction/port"
+import { type ExtractionInput, KnowledgeExtractor } from "@tks/adapters/extraction/port"
 import { inputOf, securityStandard } from "./support/extraction-documents.js"
-import { completion } from "./support/chat-completions.js"
+import { againstScriptedModel, completion, failureReason, llmSettingsFor } from "./support/chat-completions.js"
 import { json, type RecordedRequest, type ScriptedReply, scriptedServer } from "./support/scripted-server.js"
 
 const validAnswer = {
@@ -27,37 +27,15 @@ const validAnswer = {
   }]
 }
 
-const settingsFor = (baseUrl: string, overrides: Partial<LlmSettings> = {}): LlmSettings => ({
-  baseUrl: `${baseUrl}/v1`,
-  apiKey: Option.some(Redacted.make("test-key")),
-  model: "test-model",
-  timeout: Duration.seconds(5),
-  windowChars: 24_000,
-  maxWindows: 8,
-  ...overrides
-})
-
 /** Runs the LLM extractor against a fake chat-completions server scripted by `script`. */
 const extractAgainst = (
   script: (request: RecordedRequest) => ScriptedReply,
   input: ExtractionInput = inputOf(securityStandard),
   overrides: Partial<LlmSettings> = {}
 ) =>
-  Effect.gen(function*() {
-    const server = yield* scriptedServer(script)
-    const exit = yield* KnowledgeExtractor.pipe(
-      Effect.flatMap((extractor) => extractor.extract(input)),
-      Effect.provide(llmExtractorLayer(settingsFor(server.baseUrl, overrides))),
-      Effect.exit
-    )
-    return { exit, requests: server.requests }
-  })
+  againstScriptedModel(script, llmExtractorLayer, Effect.flatMap(KnowledgeExtractor, (extractor) => extractor.extract(input)), overrides)
 
-const failureOf = <A>(exit: Exit.Exit<A, ExtractionFailed>) =>
-  Exit.match(exit, {
-    onSuccess: () => "succeeded",
-    onFailure: (cause) => cause._tag === "Fail" && cause.error instanceof ExtractionFailed ? cause.error.reason : `defect: ${cause}`
-  })
+const failureOf = failureReason
 
 // scopedLive: the loopback server and timeouts run on the real clock.
 describe("LLM knowledge extraction over an OpenAI-compatible chat-completions API", () => {
@@ -150,7 +128,7 @@ describe("LLM knowledge extraction over an OpenAI-compatible chat-completions AP
       const closed = yield* Effect.scoped(scriptedServer(() => completion("{}")).pipe(Effect.map((server) => server.baseUrl)))
       const exit = yield* KnowledgeExtractor.pipe(
         Effect.flatMap((extractor) => extractor.extract(inputOf(securityStandard))),
-        Effect.provide(llmExtractorLayer(settingsFor(closed))),
+        Effect.provide(llmExtractorLayer(llmSettingsFor(closed))),
         Effect.exit
       )
       expect(failureOf(exit)).toMatch(/^the model endpoint could not be reached/)

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Exit, Layer, Option, Redacted } from "effect"
+import { ConfigProvider, Duration, Effect, Layer } from "effect"
 import type { LlmSettings } from "@tks/adapters/extraction/llm"
 import { QuestionGeneratorLive } from "@tks/adapters/questions/live"
 import { llmQuestionGeneratorLayer } from "@tks/adapters/questions/llm"
-import { QuestionGenerationFailed, QuestionGenerator, type QuestionInput } from "@tks/adapters/questions/port"
-import { completion } from "./support/chat-completions.js"
+import { QuestionGenerator, type QuestionInput } from "@tks/adapters/questions/port"
+import { againstScriptedModel, completion, failureReason } from "./support/chat-completions.js"
 import { deploymentAndSafety } from "./support/quiz-material.js"
-import { json, type RecordedRequest, type ScriptedReply, scriptedServer } from "./support/scripted-server.js"
+import { json, type RecordedRequest, type ScriptedReply } from "./support/scripted-server.js"
 
 const validAnswer = {
   questions: [
@@ -27,38 +27,20 @@ const validAnswer = {
   ]
 }
 
-const settingsFor = (baseUrl: string, overrides: Partial<LlmSettings> = {}): LlmSettings => ({
-  baseUrl: `${baseUrl}/v1`,
-  apiKey: Option.some(Redacted.make("test-key")),
-  model: "test-model",
-  timeout: Duration.seconds(5),
-  windowChars: 24_000,
-  maxWindows: 8,
-  ...overrides
-})
-
 /** Runs the LLM generator against a fake chat-completions server on loopback, scripted by `script`. */
 const generateAgainst = (
   script: (request: RecordedRequest) => ScriptedReply,
   input: QuestionInput = deploymentAndSafety,
   overrides: Partial<LlmSettings> = {}
 ) =>
-  Effect.gen(function*() {
-    const server = yield* scriptedServer(script)
-    const exit = yield* QuestionGenerator.pipe(
-      Effect.flatMap((generator) => generator.generate(input)),
-      Effect.provide(llmQuestionGeneratorLayer(settingsFor(server.baseUrl, overrides))),
-      Effect.exit
-    )
-    return { exit, requests: server.requests }
-  })
+  againstScriptedModel(
+    script,
+    llmQuestionGeneratorLayer,
+    Effect.flatMap(QuestionGenerator, (generator) => generator.generate(input)),
+    overrides
+  )
 
-const failureOf = <A>(exit: Exit.Exit<A, QuestionGenerationFailed>) =>
-  Exit.match(exit, {
-    onSuccess: () => "succeeded",
-    onFailure: (cause) =>
-      cause._tag === "Fail" && cause.error instanceof QuestionGenerationFailed ? cause.error.reason : `defect: ${cause}`
-  })
+const failureOf = failureReason
 
 // scopedLive: the loopback server and timeouts run on the real clock.
 describe("LLM quiz questions over an OpenAI-compatible chat-completions API", () => {

@@ -8,6 +8,7 @@ import { ContentGroup } from "./groups/content.js"
 import { DocumentsGroup } from "./groups/documents.js"
 import { KnowledgeGroup } from "./groups/knowledge.js"
 import { LessonsGroup } from "./groups/lessons.js"
+import { LearningGroup } from "./groups/learning.js"
 import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
 import { NarrationGroup } from "./groups/narration.js"
@@ -38,6 +39,7 @@ export class Api extends HttpApi.make("tks")
   .add(TrainingGroup)
   .add(PopQuizzesGroup)
   .add(AssigningGroup)
+  .add(LearningGroup)
   .addError(BadRequest)
   .addError(ServiceUnavailable)
   .prefix("/v1")

@@ -7,6 +7,7 @@ import { ContentReview } from "./content-review/service.js"
 import { ContentLibrary } from "./content/service.js"
 import { Documents } from "./intake/documents.js"
 import { Videos } from "./intake/videos.js"
+import { Learning } from "./learning/service.js"
 import { KnowledgeGraph } from "./knowledge/service.js"
 import { Lessons } from "./lessons/service.js"
 import { Me } from "./me/service.js"
@@ -57,5 +58,6 @@ export const CoreLive = Layer.mergeAll(
   PopQuizReads.Default,
   PopQuizSending.Default,
   PopQuizLearner.Default,
-  NotificationOutbox.Default
+  NotificationOutbox.Default,
+  Learning.Default
 )

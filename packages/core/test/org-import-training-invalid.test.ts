@@ -27,13 +27,17 @@ const base: OrgFixtureInput = {
   organization: { name: "Strict Co", plan: "starter" },
   people: [
     { key: "ann", name: "Ann", email: "ann@strict.example", role: "admin" },
-    { key: "bo", name: "Bo", email: "bo@strict.example", role: "viewer" }
+    { key: "bo", name: "Bo", email: "bo@strict.example", role: "viewer" },
+    { key: "cy", name: "Cy", email: "cy@strict.example", role: "external" }
   ],
   spaces: [{ key: "s", category: "operations", name: "S", topics: [{ key: "t", name: "T", items: [{ key: "i", name: "I", kind: "fact" }] }] }],
   content: [
     { key: "doc", title: "Doc", chapters: [{ text: "Text." }] },
-    { key: "draft", title: "Draft", status: "draft", body: "Later." }
+    { key: "draft", title: "Draft", status: "draft", body: "Later." },
+    { key: "adminsOnly", title: "Admins only", visibility: "admins", chapters: [{ text: "Secret." }] },
+    { key: "crew", title: "Crew notes", visibility: "teams", teams: ["crew"], chapters: [{ text: "Crew." }] }
   ],
+  teams: [{ key: "crew", name: "Crew", members: [{ person: "ann" }] }],
   lessons: [{ key: "l", title: "L", content: ["doc"] }, { key: "mine", title: "Mine", personalFor: "ann", content: ["doc"] }]
 }
 
@@ -69,8 +73,13 @@ layer(TestLayer)("fixture import: training sections that break a rule", (it) => 
         `popQuizzes[0].sentBy: unknown person key "ghost"`,
         `popQuizzes[0].recipients[0].person: unknown person key "nobody"`
       ])
-      const misspelt = yield* problemsOf(withTraining({ enrollments: [{ person: "bo", lesson: "l", complete: true } as never] }))
-      expect(misspelt).toEqual([expect.stringMatching(/^enrollments\[0\]\.complete: is not a field here/)])
+      const misspelt = yield* problemsOf(withTraining({
+        enrollments: [{ person: "bo", lesson: "l", complete: true } as never, { person: "bo", lesson: "l", status: "completed", quiz: { questions: [] } }]
+      }))
+      expect(misspelt).toEqual([
+        expect.stringMatching(/^enrollments\[0\]\.complete: is not a field here/),
+        expect.stringMatching(/^enrollments\[1\]\.quiz\.questions: /)
+      ])
     }))
 
   it.effect("an obligation names exactly one of lesson, topic and item, of a kind that fits it", () =>
@@ -195,6 +204,22 @@ layer(TestLayer)("fixture import: training sections that break a rule", (it) => 
         "popQuizzes[0].recipients[1].score: only a COMPLETED recipient has a score",
         "popQuizzes[0].recipients[1].completedAt: only a COMPLETED recipient has a completedAt",
         `popQuizzes[1].key: duplicate pop quiz key "hard" (already used at popQuizzes[0])`
+      ])
+    }))
+
+  it.effect("everyone a pop quiz reaches can read its content", () =>
+    Effect.gen(function*() {
+      const problems = yield* problemsOf(withTraining({
+        popQuizzes: [
+          { key: "a", content: "adminsOnly", dueDate: "2099-01-01T00:00:00Z", recipients: [{ person: "ann" }, { person: "bo" }] },
+          { key: "b", content: "crew", dueDate: "2099-01-01T00:00:00Z", recipients: [{ person: "ann" }, { person: "bo" }] },
+          { key: "c", content: "doc", dueDate: "2099-01-01T00:00:00Z", recipients: [{ person: "bo" }, { person: "cy" }] }
+        ]
+      }))
+      expect(problems).toEqual([
+        `popQuizzes[0].recipients[1].person: "bo" cannot read content "adminsOnly"`,
+        `popQuizzes[1].recipients[1].person: "bo" cannot read content "crew"`,
+        `popQuizzes[2].recipients[1].person: "cy" cannot read content "doc"`
       ])
     }))
 })

@@ -11,6 +11,7 @@ import { ContentHandlers } from "./handlers/content.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { KnowledgeHandlers } from "./handlers/knowledge.js"
 import { LessonsHandlers } from "./handlers/lessons.js"
+import { LearningHandlers } from "./handlers/learning.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
 import { NarrationHandlers } from "./handlers/narration.js"
@@ -40,7 +41,8 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     LessonsHandlers,
     TrainingHandlers,
     PopQuizzesHandlers,
-    AssigningHandlers
+    AssigningHandlers,
+    LearningHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )

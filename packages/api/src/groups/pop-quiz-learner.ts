@@ -8,12 +8,11 @@ import { requires } from "../authorization.js"
 
 /**
  * The recipient's acts on a pop quiz sent to them (the learner acts the
- * product needs and SPEC does not show). Endpoints of their own here, so the
- * group that holds them (pop quizzes now; the learner's own group later)
- * is one line to change.
+ * product needs and SPEC does not show), in the learner's own group
+ * (learning.ts).
  */
 
-export const startPopQuiz = HttpApiEndpoint.post("startMine", "/me/pop-quizzes/:id/start")
+export const startPopQuiz = HttpApiEndpoint.post("startPopQuiz", "/me/pop-quizzes/:id/start")
   .setPath(PopQuizPath)
   .addSuccess(PopQuizAttempt)
   .addError(NotFound)
@@ -24,7 +23,7 @@ export const startPopQuiz = HttpApiEndpoint.post("startMine", "/me/pop-quizzes/:
   )
   .pipe(requires(policies.learner.startPopQuiz))
 
-export const answerPopQuiz = HttpApiEndpoint.post("answerMine", "/me/pop-quizzes/:id/answers")
+export const answerPopQuiz = HttpApiEndpoint.post("answerPopQuiz", "/me/pop-quizzes/:id/answers")
   .setPath(PopQuizPath)
   .setPayload(QuizAnswers)
   .addSuccess(PopQuizOutcome)

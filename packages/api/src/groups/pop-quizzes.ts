@@ -7,7 +7,6 @@ import { PopQuizRequest, PopQuizSent } from "@tks/domain/pop-quiz-send"
 import { TooManyRequests } from "@tks/domain/rate-limit"
 import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
-import { answerPopQuiz, startPopQuiz } from "./pop-quiz-learner.js"
 
 // 201 Created. Re-annotating a schema drops its identifier, so it is given again to keep the named component.
 const Sent = PopQuizSent.annotations(HttpApiSchema.annotations({ status: 201, identifier: "PopQuizSent" }))
@@ -54,6 +53,4 @@ export class PopQuizzesGroup extends HttpApiGroup.make("popQuizzes")
       )
       .pipe(requires(policies.popQuizzes.get))
   )
-  .add(startPopQuiz)
-  .add(answerPopQuiz)
   .middleware(Authentication) {}

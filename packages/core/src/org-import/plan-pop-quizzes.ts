@@ -1,4 +1,5 @@
 import { planDifficulties, popQuizPrompt, popQuizTitle } from "@tks/domain/pop-quiz-send"
+import { canRead, type Reader } from "@tks/domain/visibility"
 import { newId } from "../shared/ids.js"
 import { fixedQuestions, fixtureGenerator, storedQuestions } from "./plan-questions.js"
 import { earliest, latest, notBefore } from "./plan-training-rules.js"
@@ -8,12 +9,21 @@ import type { PlanContext, Row } from "./plan-types.js"
  * pop_quizzes and pop_quiz_recipients, plus a "pop-quiz.prepare" job for
  * each recipient whose questions are still to be written. A recipient who
  * has started or finished has questions by definition: the fixture's, or a
- * small fixed set about the content.
+ * small fixed set about the content. Everyone reached must be able to read
+ * the content (SPEC 4.6), as when the quiz is sent.
  */
 export const planPopQuizzes = (ctx: PlanContext) => {
   const { fixture, keys, organizationId: org_id, now, at } = ctx
   const contentOf = new Map(fixture.content.map((record) => [record.key, record]))
   const allowed = planDifficulties[fixture.organization.plan]
+  // A reader's teams by team key: the content's teams are keys too.
+  const teamsOf = new Map<string, Array<string>>()
+  for (const team of fixture.teams) for (const member of team.members) teamsOf.set(member.person, [...(teamsOf.get(member.person) ?? []), team.key])
+  const roles = new Map(fixture.people.map((person) => [person.key, person.role]))
+  const readerOf = (key: string): Reader | undefined => {
+    const role = roles.get(key)
+    return role === undefined ? undefined : { role, teamIds: teamsOf.get(key) ?? [] }
+  }
 
   const popQuizzes: Array<Row> = []
   const recipients: Array<Row> = []
@@ -52,6 +62,10 @@ export const planPopQuizzes = (ctx: PlanContext) => {
       const userId = keys.ref("person", recipient.person, `${at}.person`)
       if (seen.has(recipient.person)) keys.problem(`${at}.person`, `"${recipient.person}" is listed twice in this pop quiz`)
       seen.add(recipient.person)
+      const reader = readerOf(recipient.person)
+      if (reader !== undefined && content !== undefined && !canRead(reader, content.visibility, content.teams)) {
+        keys.problem(`${at}.person`, `"${recipient.person}" cannot read content "${quiz.content}"`)
+      }
       const completed = recipient.status === "COMPLETED"
       if (completed && recipient.score === undefined) keys.problem(`${at}.score`, "a COMPLETED recipient has a score")
       if (!completed && recipient.score !== undefined) keys.problem(`${at}.score`, "only a COMPLETED recipient has a score")

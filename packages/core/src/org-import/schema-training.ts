@@ -26,6 +26,8 @@ export const FixtureQuestion = Schema.Struct({
   topic: Schema.optional(Key)
 })
 export type FixtureQuestion = typeof FixtureQuestion.Type
+/** A prepared quiz has at least one question. */
+const Questions = Schema.Array(FixtureQuestion).pipe(Schema.minItems(1))
 
 /** One answered question of an attempt (SPEC 2.11), as quiz_attempts.questions keeps it. */
 export const FixtureQuestionResult = Schema.Struct({
@@ -93,7 +95,7 @@ export const FixtureEnrollment = Schema.Struct({
   assignedBy: Schema.optional(Key),
   /** With questions the quiz is READY; omitted, it is PENDING and a "quiz.prepare" job is queued. */
   quiz: Schema.optional(Schema.Struct({
-    questions: Schema.Array(FixtureQuestion),
+    questions: Questions,
     difficulty: withDefault(Difficulty, () => "MODERATE" as const)
   })),
   attempts: withDefault(Schema.Array(FixtureAttempt), () => [])
@@ -146,7 +148,7 @@ export const FixturePopQuizRecipient = Schema.Struct({
    * (then a small set about the content is written), they are READY;
    * otherwise PENDING with a "pop-quiz.prepare" job queued.
    */
-  questions: Schema.optional(Schema.Array(FixtureQuestion))
+  questions: Schema.optional(Questions)
 })
 
 export const FixturePopQuiz = Schema.Struct({

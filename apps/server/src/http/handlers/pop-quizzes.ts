@@ -1,7 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
-import { PopQuizLearner } from "@tks/core/pop-quizzes/learner"
 import { PopQuizSending } from "@tks/core/pop-quizzes/send"
 import { PopQuizReads } from "@tks/core/pop-quizzes/service"
 import { PopQuizId } from "@tks/domain/ids"
@@ -12,11 +11,8 @@ export const PopQuizzesHandlers = HttpApiBuilder.group(Api, "popQuizzes", (handl
   Effect.gen(function*() {
     const reads = yield* PopQuizReads
     const sending = yield* PopQuizSending
-    const learner = yield* PopQuizLearner
     return handlers
       .handle("list", ({ urlParams }) => asCaller((access) => reads.list(access, urlParams)))
       .handle("send", ({ payload }) => asCaller((access) => sending.send(access, payload, withRateLimitHeaders)))
       .handle("get", ({ path }) => asCaller((access) => reads.get(access, PopQuizId.make(path.id))))
-      .handle("startMine", ({ path }) => asCaller((access) => learner.start(access, path.id)))
-      .handle("answerMine", ({ path, payload }) => asCaller((access) => learner.answer(access, path.id, payload)))
   }))

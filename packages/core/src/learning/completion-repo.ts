@@ -1,0 +1,116 @@
+import { SqlClient, type Statement } from "@effect/sql"
+import { Effect } from "effect"
+import type { OrganizationId, UserId } from "@tks/domain/ids"
+import { itemLive } from "../knowledge/access.js"
+
+type Sql = SqlClient.SqlClient
+
+/**
+ * What an attempt changes beyond itself (DOMAIN "Training"), each one
+ * set-based statement in the submitting transaction, all at its `now()`:
+ *
+ * - a pass completes the enrollment (score, completed_at, and retrain_at
+ *   from the lesson's retraining policy then in force) and the person's
+ *   active obligations for the lesson;
+ * - mastery of the topics the lesson covers (those its published pieces are
+ *   evidence for, through live items) is raised: to MASTERED by a pass, to
+ *   PARTIAL by a failed attempt where it was NONE; it is never lowered;
+ * - the person's active topic and item obligations on those topics complete
+ *   when mastery now meets what is expected of them (below).
+ */
+
+/** The topics lesson `lessonId` covers. */
+const coveredTopics = (sql: Sql, orgId: OrganizationId, lessonId: string): Statement.Fragment =>
+  sql`SELECT DISTINCT i.topic_id FROM lesson_content lc
+      JOIN content c ON c.org_id = lc.org_id AND c.id = lc.content_id AND c.status = 'published'
+      JOIN evidence ev ON ev.org_id = lc.org_id AND ev.content_id = lc.content_id
+      JOIN items i ON i.org_id = ev.org_id AND i.id = ev.item_id
+      WHERE lc.org_id = ${orgId} AND lc.lesson_id = ${lessonId} AND ${itemLive(sql, "i")}`
+
+/**
+ * The duties person `userId` holds that reach obligation `o` (alias): duties
+ * on what it names or what contains it (the item's parent items, its topic,
+ * the topic's space and category), held directly, through a team the person
+ * is on, or through a role they hold now at a tier the qualifier reaches
+ * (DOMAIN "Company roles and duties").
+ */
+const dutiesReaching = (sql: Sql, userId: UserId): Statement.Fragment =>
+  sql`SELECT d.raci FROM duties d
+      JOIN obligation_scope s ON s.entity_type = d.entity_type AND s.entity_id = d.entity_id
+      WHERE d.org_id = o.org_id AND (
+        (d.holder_type = 'person' AND d.holder_id = ${userId})
+        OR (d.holder_type = 'team' AND EXISTS (
+          SELECT 1 FROM team_members tm WHERE tm.org_id = d.org_id AND tm.team_id = d.holder_id AND tm.user_id = ${userId}))
+        OR (d.holder_type = 'role' AND EXISTS (
+          SELECT 1 FROM role_members rm
+          LEFT JOIN advancement_tiers held ON held.org_id = rm.org_id AND held.id = rm.tier_id
+          LEFT JOIN advancement_tiers wanted ON wanted.org_id = d.org_id AND wanted.id = d.tier_id
+          WHERE rm.org_id = d.org_id AND rm.role_id = d.holder_id AND rm.user_id = ${userId} AND rm.ended_at IS NULL
+            AND (d.tier_qualifier = 'ALL'
+              OR (d.tier_qualifier = 'MIN_TIER' AND held.rank >= wanted.rank)
+              OR (d.tier_qualifier = 'MAX_TIER' AND held.rank <= wanted.rank)
+              OR (d.tier_qualifier = 'EXACT_TIER' AND held.rank = wanted.rank)))))`
+
+export class CompletionRepo extends Effect.Service<CompletionRepo>()("@tks/core/CompletionRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    /** The enrollment completed with `score`; retrain_at = completion + the policy's interval, when the lesson has one. */
+    const completeEnrollment = (orgId: OrganizationId, enrollmentId: string, score: number) =>
+      sql`
+        UPDATE enrollments e SET status = 'completed', completed_at = now(), score = ${score},
+          retrain_at = now() + (SELECT p.interval_days FROM lesson_retraining_policies p
+                                WHERE p.org_id = e.org_id AND p.lesson_id = e.lesson_id) * interval '1 day'
+        WHERE e.org_id = ${orgId} AND e.id = ${enrollmentId} AND e.status = 'in_progress'`
+
+    const completeLessonObligations = (orgId: OrganizationId, userId: UserId, lessonId: string) =>
+      sql`
+        UPDATE obligations SET status = 'completed', completed_at = now(), updated_at = now()
+        WHERE org_id = ${orgId} AND user_id = ${userId} AND item_type = 'lesson' AND item_id = ${lessonId} AND status = 'active'`
+
+    /** MASTERED on every covered topic (proven now), or PARTIAL where the person had NONE. */
+    const raiseMastery = (orgId: OrganizationId, userId: UserId, lessonId: string, level: "MASTERED" | "PARTIAL") =>
+      sql`
+        INSERT INTO mastery (org_id, user_id, topic_id, level, proven_at)
+        SELECT ${orgId}, ${userId}, covered.topic_id, ${level}, now() FROM (${coveredTopics(sql, orgId, lessonId)}) covered
+        ON CONFLICT (org_id, user_id, topic_id) DO UPDATE SET level = EXCLUDED.level, proven_at = EXCLUDED.proven_at
+        WHERE EXCLUDED.level = 'MASTERED' OR mastery.level = 'NONE'`
+
+    /**
+     * Active topic and item obligations on the covered topics whose expected
+     * mastery is met now. Expected: MASTERED when a duty reaching the
+     * obligation is RESPONSIBLE or ACCOUNTABLE, or when no duty reaches it;
+     * PARTIAL when only CONSULTED or INFORMED duties do. An item's mastery is
+     * its topic's.
+     */
+    const completeSatisfiedObligations = (orgId: OrganizationId, userId: UserId, lessonId: string) =>
+      sql`
+        UPDATE obligations o SET status = 'completed', completed_at = now(), updated_at = now()
+        FROM (
+          SELECT ob.id, coalesce(i.topic_id, ob.item_id) AS topic_id FROM obligations ob
+          LEFT JOIN items i ON ob.item_type = 'item' AND i.org_id = ob.org_id AND i.id = ob.item_id
+          WHERE ob.org_id = ${orgId} AND ob.user_id = ${userId} AND ob.status = 'active' AND ob.item_type IN ('topic', 'item')
+        ) target
+        JOIN mastery m ON m.org_id = ${orgId} AND m.user_id = ${userId} AND m.topic_id = target.topic_id
+        WHERE o.org_id = ${orgId} AND o.id = target.id
+          AND target.topic_id IN (${coveredTopics(sql, orgId, lessonId)})
+          AND m.level <> 'NONE'
+          AND (m.level = 'MASTERED' OR (
+            -- PARTIAL meets an obligation that only CONSULTED or INFORMED duties reach.
+            WITH RECURSIVE item_chain AS (
+              SELECT it.id, it.parent_item_id FROM items it WHERE o.item_type = 'item' AND it.org_id = o.org_id AND it.id = o.item_id
+              UNION
+              SELECT parent.id, parent.parent_item_id FROM item_chain JOIN items parent ON parent.org_id = o.org_id AND parent.id = item_chain.parent_item_id
+            ), obligation_scope (entity_type, entity_id) AS (
+              SELECT 'ITEM', id FROM item_chain
+              UNION ALL SELECT 'TOPIC', t.id FROM topics t WHERE t.org_id = o.org_id AND t.id = target.topic_id
+              UNION ALL SELECT 'SPACE', t.space_id FROM topics t WHERE t.org_id = o.org_id AND t.id = target.topic_id
+              UNION ALL SELECT 'CATEGORY', s.category_id FROM topics t JOIN spaces s ON s.org_id = t.org_id AND s.id = t.space_id
+                WHERE t.org_id = o.org_id AND t.id = target.topic_id
+            ), reaching AS (${dutiesReaching(sql, userId)})
+            SELECT EXISTS (SELECT 1 FROM reaching) AND NOT EXISTS (SELECT 1 FROM reaching WHERE raci IN ('RESPONSIBLE', 'ACCOUNTABLE'))
+          ))`
+
+    return { completeEnrollment, completeLessonObligations, raiseMastery, completeSatisfiedObligations } as const
+  })
+}) {}
