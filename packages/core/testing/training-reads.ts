@@ -24,15 +24,11 @@ import type { OrgFixtureInput } from "../src/org-import/schema.js"
  */
 
 const at = (date: string) => `${date}T00:00:00Z`
-const question = (number: number, answer: string) => ({
-  number,
-  kind: "multiple_choice" as const,
-  question: `Question ${number}?`,
-  choices: [answer, "Something else"],
-  correctAnswer: answer,
-  explanation: `Because ${answer}.`
-})
-const questions = [question(1, "Knees"), question(2, "Straight back")]
+/** The two questions every quiz here was prepared with. */
+const questions = [
+  { number: 1, kind: "multiple_choice" as const, question: "Question 1?", choices: ["Knees", "Back"], correctAnswer: "Knees", explanation: "Because Knees." },
+  { number: 2, kind: "cloze" as const, question: "Question 2?", correctAnswer: "Straight back", explanation: "" }
+]
 const chapter = (text: string) => [{ text }]
 
 export const trainco: OrgFixtureInput = {

@@ -21,3 +21,19 @@ export const RetrainingPolicy = Schema.Struct({
   updatedAt: Schema.NullOr(Schema.String.annotations({ jsonSchema: { format: "date-time" } }))
 }).annotations({ identifier: "RetrainingPolicy" })
 export type RetrainingPolicy = typeof RetrainingPolicy.Type
+
+/** A stored policy's fields (updatedAt as sent on the wire). */
+export interface StoredRetrainingPolicy {
+  readonly intervalDays: number
+  readonly completionMode: CompletionMode
+  readonly updatedAt: string
+}
+
+/**
+ * The policy a lesson answers with (GET and PUT alike): the stored one as
+ * `recurring`, or without one `none` with null fields.
+ */
+export const retrainingPolicyOf = (lessonId: string, stored: StoredRetrainingPolicy | null): RetrainingPolicy =>
+  stored === null
+    ? { lessonId, retrainingType: "none", intervalDays: null, completionMode: null, updatedAt: null }
+    : { lessonId, retrainingType: "recurring", ...stored }

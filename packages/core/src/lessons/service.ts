@@ -4,12 +4,12 @@ import { NotFound } from "@tks/domain/errors"
 import type { LessonId } from "@tks/domain/ids"
 import type { Lesson, LessonDetail, LessonListParams } from "@tks/domain/lesson"
 import type { Access } from "@tks/domain/policy"
-import type { RetrainingPolicy } from "@tks/domain/retraining-policy"
+import { retrainingPolicyOf } from "@tks/domain/retraining-policy"
 import { readerOf } from "../knowledge/access.js"
 import { newestFirst } from "../shared/keyset.js"
 import { Links } from "../shared/links.js"
 import { Pagination } from "../shared/pagination.js"
-import { iso, isoOrNull } from "../shared/time.js"
+import { iso } from "../shared/time.js"
 import { type LessonPageRow, type LessonRow, LessonsRepo } from "./repo.js"
 
 /**
@@ -66,16 +66,12 @@ export class Lessons extends Effect.Service<Lessons>()("@tks/core/Lessons", {
     const retrainingPolicy = Effect.fn("Lessons.retrainingPolicy")(function*(access: Access, lessonId: LessonId) {
       const row = yield* repo.retrainingPolicy(access.actor.organizationId, lessonId, readerOf(access.actor))
       if (row === undefined) return yield* notFound()
-      const policy: RetrainingPolicy = row.interval_days === null || row.completion_mode === null
-        ? { lessonId: row.id, retrainingType: "none", intervalDays: null, completionMode: null, updatedAt: null }
-        : {
-          lessonId: row.id,
-          retrainingType: "recurring",
-          intervalDays: row.interval_days,
-          completionMode: row.completion_mode,
-          updatedAt: isoOrNull(row.updated_at)
-        }
-      return policy
+      return retrainingPolicyOf(
+        row.id,
+        row.interval_days === null || row.completion_mode === null || row.updated_at === null
+          ? null
+          : { intervalDays: row.interval_days, completionMode: row.completion_mode, updatedAt: iso(row.updated_at) }
+      )
     })
 
     return { list, get, retrainingPolicy } as const
