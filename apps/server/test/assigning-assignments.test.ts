@@ -138,6 +138,18 @@ layer(TestServerLive, { excludeTestServices: true })("POST /v1/lessons/{id}/assi
         expect(state.obligations.map((line) => line.split(" ").slice(0, 3).join(" "))).toEqual([...people].sort().map((id) => `${id} active true`))
         expect(state.quizzes).toBe(3)
         expect(state.quizJobs).toBe(3)
+        // Told by email, and by text when they have a phone (ann).
+        expect(state.told).toEqual(
+          [`${userId("ann")} email LessonAssigned`, `${userId("ann")} sms LessonAssigned`, `${userId("bob")} email LessonAssigned`, `${userId("dee")} email LessonAssigned`].sort()
+        )
+        const notices = yield* query((sql) => sql<{ notice: unknown }>`SELECT notice FROM notifications WHERE notice ->> 'lessonId' = ${lesson} LIMIT 1`)
+        const [enrollment] = yield* query((sql) => sql<{ enrolled_at: Date }>`SELECT enrolled_at FROM enrollments WHERE lesson_id = ${lesson} LIMIT 1`)
+        expect(notices[0]!.notice).toEqual({
+          _tag: "LessonAssigned",
+          lessonId: lesson,
+          title: "Open lesson 1",
+          dueDate: new Date(enrollment!.enrolled_at.getTime() + 14 * 86_400_000).toISOString()
+        })
       }))
 
     it.effect("due in days counts from the assignment; a date with an offset is stored as that instant; no due is no deadline", () =>

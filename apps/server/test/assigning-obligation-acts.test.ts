@@ -29,6 +29,13 @@ const lessonObligation = (lessonKey: string, person: string, due?: unknown) =>
     return yield* activeObligationId(lesson, userId(person))
   })
 
+/** The notices of a kind a person was sent, oldest first. */
+const noticesOf = (userId: string, kind: string) =>
+  query((sql) =>
+    sql<{ channel: string; notice: unknown }>`
+      SELECT channel, notice FROM notifications WHERE user_id = ${userId} AND kind = ${kind} ORDER BY created_at, channel`
+  ).pipe(Effect.map((rows) => rows.map((row) => ({ channel: row.channel, notice: row.notice }))))
+
 const activeObligationId = (itemId: string, userId: string) =>
   query((sql) => sql<{ id: string }>`SELECT id FROM obligations WHERE item_id = ${itemId} AND user_id = ${userId} AND status = 'active'`).pipe(
     Effect.map((rows) => rows[0]!.id)
@@ -83,6 +90,8 @@ layer(TestServerLive, { excludeTestServices: true })("the acts on one obligation
           expect(response.status).toBe(200)
           expect(response.json).toMatchObject({ id, userId: userId("ann"), itemType: "lesson", status, required: true })
           expect(yield* storedObligation(id)).toMatchObject({ status, end_reason: "Covered by the 2025 course" })
+          const told = yield* noticesOf(userId("ann"), name === "waive" ? "ObligationWaived" : "ObligationCancelled")
+          expect(told).toEqual([{ channel: "email", notice: expect.objectContaining({ reason: "Covered by the 2025 course" }) }, { channel: "sms", notice: expect.anything() }])
           for (const again of ["waive", "cancel", "due-date", "confirm-review"]) {
             const body = again === "due-date" ? { dueDate: "2031-01-01T00:00:00Z" } : again === "confirm-review" ? {} : { reason: "again" }
             const refused = yield* post(act(id, again), token("admin"), body)
@@ -103,6 +112,7 @@ layer(TestServerLive, { excludeTestServices: true })("the acts on one obligation
         })
         const response = yield* post(act(created.json.id, "waive"), token("owner"), { reason: "Certified elsewhere" })
         expect(response.json).toMatchObject({ itemType: "topic", status: "waived" })
+        expect(yield* noticesOf(userId("ann"), "ObligationWaived")).toHaveLength(2)
       }))
   })
 
@@ -125,6 +135,9 @@ layer(TestServerLive, { excludeTestServices: true })("the acts on one obligation
         const set = yield* post(act(id, "due-date"), token("admin"), { dueDate: "2032-01-01T09:00:00+01:00" })
         expect(set.status).toBe(200)
         expect(set.json).toMatchObject({ id, status: "active", dueDate: "2032-01-01T08:00:00.000Z", dueDateOverridden: true, needsReview: false })
+        expect(yield* noticesOf(userId("bob"), "DueDateChanged")).toEqual([
+          { channel: "email", notice: { _tag: "DueDateChanged", lessonId: lessonId("open3"), title: "Open lesson 3", dueDate: "2032-01-01T08:00:00.000Z" } }
+        ])
         // Assigned again with an earlier date: the date set by hand stays.
         const again = yield* post(`/v1/lessons/${lessonId("open3")}/assignments`, yield* freshToken("admin"), {
           audience: "users",

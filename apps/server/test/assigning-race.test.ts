@@ -47,6 +47,8 @@ layer(TestServerLive, { excludeTestServices: true })("assigning one lesson 50 ti
       expect(state.obligations).toEqual([...people].sort().map((id) => `${id} active true 2031-01-01T00:00:00`))
       expect(state.quizzes).toBe(people.length)
       expect(state.quizJobs).toBe(people.length)
+      // Told once each: an email, and a text for ann, who has a phone.
+      expect(state.told).toEqual([...people.map((id) => `${id} email LessonAssigned`), `${userId("ann")} sms LessonAssigned`].sort())
       const enrollmentIds = responses.flatMap((response) => response.json.assigned.map((row: { enrollmentId: string }) => row.enrollmentId))
       const stored = yield* query((sql) => sql<{ id: string }>`SELECT id FROM enrollments WHERE lesson_id = ${lesson} ORDER BY id`)
       expect(stored.map((row) => row.id)).toEqual([...enrollmentIds].sort())

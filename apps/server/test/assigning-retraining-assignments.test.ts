@@ -103,6 +103,7 @@ layer(TestServerLive, { excludeTestServices: true })("POST /v1/retraining-assign
         expect(state.enrollments).toEqual([`${userId("ann")} completed`, `${userId("ann")} in_progress`])
         expect(state.quizzes).toBe(1)
         expect(state.quizJobs).toBe(1)
+        expect(state.told).toEqual([`${userId("ann")} email RetrainingAssigned`, `${userId("ann")} sms RetrainingAssigned`])
       }))
 
     it.effect("with the lesson in progress: no second enrollment; merges into the active obligation (the earlier date wins)", () =>
@@ -120,6 +121,8 @@ layer(TestServerLive, { excludeTestServices: true })("POST /v1/retraining-assign
         const state = yield* trainingState(lesson)
         expect(state.enrollments).toEqual([`${userId("bob")} in_progress`])
         expect(state.obligations).toHaveLength(1)
+        // Told of the assignment, then of the retraining.
+        expect(state.told).toEqual([`${userId("bob")} email LessonAssigned`, `${userId("bob")} email RetrainingAssigned`])
         expect(Date.parse(retrained.json.dueDate)).toBeLessThan(Date.now() + 11 * 86_400_000)
         expect(yield* storedObligation(retrained.json.id)).toMatchObject({ kind: "assignment", retraining_resets_clock: true })
         // A later date does not move it.

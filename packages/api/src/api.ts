@@ -9,6 +9,7 @@ import { DocumentsGroup } from "./groups/documents.js"
 import { KnowledgeGroup } from "./groups/knowledge.js"
 import { LessonsGroup } from "./groups/lessons.js"
 import { LearningGroup } from "./groups/learning.js"
+import { LearningQueueGroup } from "./groups/learning-queue.js"
 import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
 import { NarrationGroup } from "./groups/narration.js"
@@ -40,6 +41,7 @@ export class Api extends HttpApi.make("tks")
   .add(PopQuizzesGroup)
   .add(AssigningGroup)
   .add(LearningGroup)
+  .add(LearningQueueGroup)
   .addError(BadRequest)
   .addError(ServiceUnavailable)
   .prefix("/v1")

@@ -34,7 +34,9 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   assigning:
     "Assigning training: assign and take back lessons, set a lesson's retraining policy, require knowledge of a topic or item, assign retraining, and waive, cancel or re-date obligations. Needs the training:assign scope and the act allowed to the person on every call; each route is limited to 30 calls a minute and 300 an hour per token.",
   learning:
-    "The learner's own acts: start a lesson, read the quiz prepared for the enrollment, submit answers. A passed quiz (score 0.8 or more) completes the enrollment and its obligations and raises mastery."
+    "The learner's own acts: start a lesson, read the quiz prepared for the enrollment, submit answers. A passed quiz (score 0.8 or more) completes the enrollment and its obligations and raises mastery.",
+  learningQueue:
+    "The learning queue: the ranked topics a person should study next, from their duties and what they owe, recomputed on every request."
 }
 
 /** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */

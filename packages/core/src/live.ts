@@ -10,6 +10,7 @@ import { Videos } from "./intake/videos.js"
 import { Learning } from "./learning/service.js"
 import { KnowledgeGraph } from "./knowledge/service.js"
 import { Lessons } from "./lessons/service.js"
+import { LearningQueue } from "./learning-queue/service.js"
 import { Me } from "./me/service.js"
 import { MemberProgressList } from "./members/progress.js"
 import { Members } from "./members/service.js"
@@ -59,5 +60,6 @@ export const CoreLive = Layer.mergeAll(
   PopQuizSending.Default,
   PopQuizLearner.Default,
   NotificationOutbox.Default,
-  Learning.Default
+  Learning.Default,
+  LearningQueue.Default
 )

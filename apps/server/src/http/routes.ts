@@ -12,6 +12,7 @@ import { DocumentsHandlers } from "./handlers/documents.js"
 import { KnowledgeHandlers } from "./handlers/knowledge.js"
 import { LessonsHandlers } from "./handlers/lessons.js"
 import { LearningHandlers } from "./handlers/learning.js"
+import { LearningQueueHandlers } from "./handlers/learning-queue.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
 import { NarrationHandlers } from "./handlers/narration.js"
@@ -42,7 +43,8 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     TrainingHandlers,
     PopQuizzesHandlers,
     AssigningHandlers,
-    LearningHandlers
+    LearningHandlers,
+    LearningQueueHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )

@@ -93,6 +93,8 @@ export interface TrainingState {
   /** Quizzes prepared and quiz.prepare jobs for the lesson's enrollments. */
   readonly quizzes: number
   readonly quizJobs: number
+  /** `${userId} ${channel} ${kind}` of every notification about the lesson (whatever its delivery status), sorted. */
+  readonly told: ReadonlyArray<string>
 }
 
 /** What a lesson's training looks like in the database: to show that a refused call changed nothing. */
@@ -109,11 +111,14 @@ export const trainingState = (lessonId: string) =>
                 WHERE e.lesson_id = ${lessonId}) AS quizzes,
           (SELECT count(*)::int FROM jobs j JOIN enrollments e ON e.org_id = j.org_id AND e.id = j.subject_id
                 WHERE j.kind = 'quiz.prepare' AND e.lesson_id = ${lessonId}) AS jobs`
+      const told = yield* sql<{ line: string }>`
+        SELECT user_id || ' ' || channel || ' ' || kind AS line FROM notifications WHERE notice ->> 'lessonId' = ${lessonId} ORDER BY 1`
       const state: TrainingState = {
         enrollments: enrollments.map((row) => row.line),
         obligations: obligations.map((row) => row.line),
         quizzes: counts!.quizzes,
-        quizJobs: counts!.jobs
+        quizJobs: counts!.jobs,
+        told: told.map((row) => row.line)
       }
       return state
     })

@@ -1,0 +1,16 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "@tks/api/api"
+import { LearningQueue } from "@tks/core/learning-queue/service"
+import { UserId } from "@tks/domain/ids"
+import { asCaller } from "../as-caller.js"
+import { withRateLimitHeaders } from "../rate-limit.js"
+
+export const LearningQueueHandlers = HttpApiBuilder.group(Api, "learningQueue", (handlers) =>
+  Effect.gen(function*() {
+    const queue = yield* LearningQueue
+    return handlers
+      .handle("mine", ({ urlParams }) => asCaller((access) => queue.mine(access, urlParams, withRateLimitHeaders)))
+      .handle("person", ({ path, urlParams }) =>
+        asCaller((access) => queue.forPerson(access, UserId.make(path.id), urlParams, withRateLimitHeaders)))
+  }))
