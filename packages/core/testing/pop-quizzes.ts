@@ -1,4 +1,5 @@
 import type { OrgFixtureInput } from "../src/org-import/schema.js"
+import { assign, none, peopleAt } from "./assigners.js"
 
 /**
  * The organizations of the pop-quiz tests (SPEC 4.6 POST /v1/pop-quizzes,
@@ -31,17 +32,8 @@ import type { OrgFixtureInput } from "../src/org-import/schema.js"
  * **elsewhere**: another organization with an admin `otto` (training:assign),
  * a person, a team and content, whose ids are unknown to quizco.
  */
-const assign = { tokenScopes: ["training:assign"] } as const
-const token = { tokenScopes: [] } as const
-
-type Role = "owner" | "admin" | "billing-admin" | "viewer" | "external"
-const person = (key: string, name: string, role: Role, extra: object = {}) => ({
-  key,
-  name,
-  email: `${key.toLowerCase()}@quizco.test`,
-  role,
-  ...extra
-})
+const person = peopleAt("quizco.test")
+const token = none
 
 const booking =
   "Every trip is booked through the travel portal at least 14 days before departure. Economy class is required for flights shorter than 6 hours. The finance team approves any business class ticket. Hotel stays are capped at 180 euros per night in most cities."
@@ -176,8 +168,8 @@ export const quizco: OrgFixtureInput = {
 export const elsewhere: OrgFixtureInput = {
   organization: { name: "Elsewhere", plan: "enterprise" },
   people: [
-    person("otto", "Otto Other", "admin", assign),
-    person("stranger", "Sam Stranger", "viewer", token)
+    peopleAt("elsewhere.test")("otto", "Otto Other", "admin", assign),
+    peopleAt("elsewhere.test")("stranger", "Sam Stranger", "viewer", token)
   ],
   teams: [{ key: "theirTeam", name: "Their Team", members: [{ person: "stranger" }] }],
   content: [{ key: "theirs", title: "Their Handbook", chapters: [{ text: booking }] }],

@@ -3,21 +3,11 @@ import { Effect } from "effect"
 import type { QuestionChapter, QuestionItem } from "@tks/adapters/questions/port"
 import type { OrganizationId } from "@tks/domain/ids"
 import { itemLive } from "../knowledge/access.js"
-
-/** What a pop quiz asks about: one content record's text and the knowledge drawn from it. */
-export interface ContentMaterial {
-  readonly title: string
-  readonly chapters: ReadonlyArray<QuestionChapter>
-  readonly items: ReadonlyArray<QuestionItem>
-}
-
-/** Nothing to ask about: no chapter, no text and no item. Generation cannot start on it. */
-export const isEmptyMaterial = (material: ContentMaterial): boolean =>
-  material.chapters.every((chapter) => chapter.text.trim() === "") && material.items.length === 0
+import type { QuizMaterialText } from "./generate.js"
 
 /**
- * One content record's material for the question generator, in one
- * statement: its chapters in sequence (its body as one chapter while it has
+ * What a pop quiz asks about: one content record's material for the
+ * question generator, in one statement: its chapters in sequence (its body as one chapter while it has
  * none, e.g. a document still processing), and the live items it is
  * evidence for, in the order it first cites them. Undefined when there is no
  * such record. Read whatever its status: a quiz sent on it stays answerable.
@@ -49,7 +39,7 @@ export class PopQuizMaterial extends Effect.Service<PopQuizMaterial>()("@tks/cor
            ) y) AS items
         FROM content c
         WHERE c.org_id = ${orgId} AND c.id = ${contentId}`.pipe(
-        Effect.map(([row]): ContentMaterial | undefined =>
+        Effect.map(([row]): QuizMaterialText | undefined =>
           row === undefined ? undefined : { title: row.title, chapters: row.chapters ?? [], items: row.items ?? [] }
         )
       )

@@ -4,7 +4,8 @@ import { QuestionGenerator } from "@tks/adapters/questions/port"
 import { popQuizQuestions } from "@tks/domain/pop-quiz-send"
 import { JobFailure, type JobHandler } from "../jobs/handler.js"
 import { NotificationOutbox } from "../notifications/outbox.js"
-import { isEmptyMaterial, PopQuizMaterial } from "./material.js"
+import { generateQuestions } from "./generate.js"
+import { PopQuizMaterial } from "./material.js"
 import { PopQuizRecipientsRepo } from "./recipients-repo.js"
 
 /**
@@ -34,23 +35,17 @@ export const popQuizPreparationJob = Effect.gen(function*() {
       const recipient = yield* recipients.byId(orgId, recipientId)
       if (recipient === undefined || recipient.generation_status === "READY") return
       const found = yield* material.of(orgId, recipient.content_id)
-      if (found === undefined || isEmptyMaterial(found)) {
-        return yield* new JobFailure({ reason: "The content has nothing to ask about (no text, chapters or knowledge)" })
-      }
-      const questions = yield* generator.generate({
-        title: found.title,
-        chapters: found.chapters,
-        items: found.items,
+      if (found === undefined) return
+      const questions = yield* generateQuestions(generator, found, {
         difficulty: recipient.difficulty,
         count: popQuizQuestions,
         seed: recipientId
       }).pipe(Effect.mapError((error) => new JobFailure({ reason: `Question generation failed: ${error.reason}` })))
       yield* sql.withTransaction(Effect.gen(function*() {
-        const userId = yield* recipients.markReady(orgId, recipientId, questions, generator.name)
-        if (userId === undefined) return
+        if (!(yield* recipients.markReady(orgId, recipientId, questions, generator.name))) return
         yield* outbox.tell({
           orgId,
-          userIds: [userId],
+          userIds: [recipient.user_id],
           notice: { _tag: "PopQuizReady", popQuizId: recipient.quiz_id, title: recipient.title, dueDate: recipient.due_date.toISOString() }
         })
       }))

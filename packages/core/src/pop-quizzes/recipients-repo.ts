@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import type { OrganizationId } from "@tks/domain/ids"
 import type { PopQuizRecipientStatus } from "@tks/domain/pop-quiz"
 import type { QuestionResult, QuizDifficulty, QuizStatus, StoredQuestion } from "@tks/domain/quiz"
+import { questionWrites } from "../quizzes/question-writes.js"
 
 /** A recipient with their quiz: what preparing and answering it read. */
 export interface RecipientQuizRow {
@@ -25,8 +26,9 @@ export interface RecipientQuizRow {
  * pop_quiz_recipients, one person's row at a time. Every write is
  * conditional on the state it moves from, so a job run again after a
  * takeover, or two requests at once, move a row once: questions are
- * written (and the person told) only while PENDING or FAILED, a quiz starts
- * only with its questions READY, and is answered only while STARTED.
+ * written (and the person told) only while not READY (question-writes.ts),
+ * a quiz starts only with its questions READY, and is answered only while
+ * STARTED.
  */
 export class PopQuizRecipientsRepo extends Effect.Service<PopQuizRecipientsRepo>()("@tks/core/PopQuizRecipientsRepo", {
   effect: Effect.gen(function*() {
@@ -47,25 +49,7 @@ export class PopQuizRecipientsRepo extends Effect.Service<PopQuizRecipientsRepo>
         SELECT ${columns} FROM pop_quiz_recipients r JOIN pop_quizzes q ON q.org_id = r.org_id AND q.id = r.pop_quiz_id
         WHERE r.org_id = ${orgId} AND r.pop_quiz_id = ${quizId} AND r.user_id = ${userId}`.pipe(Effect.map((rows) => rows[0]))
 
-    /** Questions written: READY. The user id when this call moved the row, undefined when it was READY already. */
-    const markReady = (orgId: OrganizationId, recipientId: string, questions: ReadonlyArray<StoredQuestion>, generator: string) =>
-      sql<{ user_id: string }>`
-        UPDATE pop_quiz_recipients SET generation_status = 'READY', questions = ${JSON.stringify(questions)}::jsonb,
-          generator = ${generator}, failure_reason = NULL, ready_at = now()
-        WHERE org_id = ${orgId} AND id = ${recipientId} AND generation_status <> 'READY'
-        RETURNING user_id`.pipe(Effect.map((rows) => rows[0]?.user_id))
-
-    const markFailed = (orgId: OrganizationId, recipientId: string, reason: string) =>
-      sql`
-        UPDATE pop_quiz_recipients SET generation_status = 'FAILED', failure_reason = ${reason}
-        WHERE org_id = ${orgId} AND id = ${recipientId} AND generation_status <> 'READY'`.pipe(Effect.asVoid)
-
-    /** FAILED back to PENDING, to be written again; true when it was FAILED. */
-    const retryFailed = (orgId: OrganizationId, recipientId: string) =>
-      sql<{ id: string }>`
-        UPDATE pop_quiz_recipients SET generation_status = 'PENDING', failure_reason = NULL
-        WHERE org_id = ${orgId} AND id = ${recipientId} AND generation_status = 'FAILED'
-        RETURNING id`.pipe(Effect.map((rows) => rows.length > 0))
+    const { markReady, markFailed, retryFailed } = questionWrites(sql, { table: "pop_quiz_recipients", key: "id", status: "generation_status" })
 
     /** not_started -> STARTED with the questions READY (a STARTED row stays as it is); the start time, or undefined. */
     const start = (orgId: OrganizationId, recipientId: string) =>

@@ -15,7 +15,8 @@ import { RateLimiter } from "../rate-limits/service.js"
 import { newId } from "../shared/ids.js"
 import { Links } from "../shared/links.js"
 import { iso } from "../shared/time.js"
-import { isEmptyMaterial, PopQuizMaterial } from "./material.js"
+import { generateQuestions } from "./generate.js"
+import { PopQuizMaterial } from "./material.js"
 import { PopQuizSendRepo } from "./send-repo.js"
 import {
   cannotSeeContent,
@@ -70,17 +71,10 @@ export class PopQuizSending extends Effect.Service<PopQuizSending>()("@tks/core/
       body: PopQuizRequest
     ) {
       const found = yield* material.of(orgId, contentId)
-      if (found === undefined || isEmptyMaterial(found)) {
-        return yield* generationFailed("the content has nothing to ask about yet: no text, chapters or knowledge")
-      }
-      yield* generator.generate({
-        title: found.title,
-        chapters: found.chapters,
-        items: found.items,
-        difficulty: body.difficulty ?? defaultQuizDifficulty,
-        count: 1,
-        seed: quizId
-      }).pipe(Effect.mapError((error) => generationFailed(error.reason)))
+      if (found === undefined) return yield* generationFailed("the content is gone")
+      yield* generateQuestions(generator, found, { difficulty: body.difficulty ?? defaultQuizDifficulty, count: 1, seed: quizId }).pipe(
+        Effect.mapError((error) => generationFailed(error.reason))
+      )
     })
 
     const send = (access: Access, body: PopQuizRequest) =>
