@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { audienceProblem, AudienceFields } from "./assigning.js"
+import { Timestamp } from "./common.js"
 import { OffsetDateTime } from "./due-date.js"
 import { QuizDifficulty } from "./quiz.js"
 import type { Plan } from "./roles.js"
@@ -43,7 +44,7 @@ export type PopQuizRequest = typeof PopQuizRequest.Type
 export const PopQuizSent = Schema.Struct({
   id: Schema.String,
   title: Schema.String,
-  dueDate: Schema.String.annotations({ description: "ISO 8601 in UTC with milliseconds" }),
+  dueDate: Timestamp,
   url: Schema.String.annotations({ description: "GET /v1/pop-quizzes/{id}: follow who has done it" })
 }).annotations({ identifier: "PopQuizSent" })
 export type PopQuizSent = typeof PopQuizSent.Type
