@@ -1,9 +1,9 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 
-import { assignersOnce, execute, post, query, trainingState } from "./support/assigners.js"
+import { assignersOnce, expectRefused, execute, post, query, trainingState } from "./support/assigners.js"
 import { expectError } from "./support/responses.js"
-import { raw, type RawResponse, TestServerLive } from "./support/server.js"
+import { raw, TestServerLive } from "./support/server.js"
 
 /**
  * POST /v1/lessons/{id}/assignments (SPEC 4.6, 3.1, 7, 8) over the assigners
@@ -15,16 +15,6 @@ import { raw, type RawResponse, TestServerLive } from "./support/server.js"
  */
 const setup = assignersOnce
 const path = (lessonId: string) => `/v1/lessons/${lessonId}/assignments`
-
-/** The call is refused with `status`/`code` and the lesson's training is as it was. */
-const expectRefused = <R>(lessonId: string, call: Effect.Effect<RawResponse, never, R>, status: number, code: string, label: string) =>
-  Effect.gen(function*() {
-    const before = yield* trainingState(lessonId)
-    const response = yield* call
-    expectError(response, status, code, label)
-    expect(yield* trainingState(lessonId), label).toEqual(before)
-    return response
-  })
 
 layer(TestServerLive, { excludeTestServices: true })("POST /v1/lessons/{id}/assignments", (it) => {
   describe("field rules (400 VALIDATION_ERROR naming the field; nothing assigned)", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { assignersOnce, execute, post, storedObligation, trainingState } from "./support/assigners.js"
+import { assignersOnce, expectRefused, execute, post, storedObligation, trainingState } from "./support/assigners.js"
 import { expectError } from "./support/responses.js"
-import { type RawResponse, TestServerLive } from "./support/server.js"
+import { TestServerLive } from "./support/server.js"
 
 /**
  * POST /v1/retraining-assignments (SPEC 4.6, 8): a new enrollment unless one
@@ -12,15 +12,6 @@ import { type RawResponse, TestServerLive } from "./support/server.js"
  */
 const setup = assignersOnce
 const PATH = "/v1/retraining-assignments"
-
-const expectRefused = <R>(lessonId: string, call: Effect.Effect<RawResponse, never, R>, status: number, code: string, label: string) =>
-  Effect.gen(function*() {
-    const before = yield* trainingState(lessonId)
-    const response = yield* call
-    expectError(response, status, code, label)
-    expect(yield* trainingState(lessonId), label).toEqual(before)
-    return response
-  })
 
 /** `userKey` completed the lesson a month ago. */
 const completedBefore = (lessonId: string, userKey: string) =>

@@ -1,8 +1,8 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { assignersOnce, execute, post, query, trainingState } from "./support/assigners.js"
+import { assignersOnce, expectRefused, execute, post, query, trainingState } from "./support/assigners.js"
 import { expectError } from "./support/responses.js"
-import { type RawResponse, TestServerLive } from "./support/server.js"
+import { TestServerLive } from "./support/server.js"
 
 /**
  * POST /v1/lessons/{id}/unassign (SPEC 4.6, 3.1, 7): in-progress
@@ -13,15 +13,6 @@ import { type RawResponse, TestServerLive } from "./support/server.js"
 const setup = assignersOnce
 const unassign = (lessonId: string) => `/v1/lessons/${lessonId}/unassign`
 const assign = (lessonId: string) => `/v1/lessons/${lessonId}/assignments`
-
-const expectRefused = <R>(lessonId: string, call: Effect.Effect<RawResponse, never, R>, status: number, code: string, label: string) =>
-  Effect.gen(function*() {
-    const before = yield* trainingState(lessonId)
-    const response = yield* call
-    expectError(response, status, code, label)
-    expect(yield* trainingState(lessonId), label).toEqual(before)
-    return response
-  })
 
 /** Assigns the lesson to the people as an organization admin. */
 const assigned = (lessonId: string, people: ReadonlyArray<string>) =>

@@ -1,3 +1,4 @@
+import { expect } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Authenticator } from "@tks/core/auth/service"
@@ -6,7 +7,8 @@ import { assigners, elsewhere } from "@tks/core/testing/assigners"
 import { Caller } from "@tks/domain/actor"
 import { AccessTokenId, OrganizationId, UserId } from "@tks/domain/ids"
 import { once } from "./callers.js"
-import { importFixture, raw } from "./server.js"
+import { expectError } from "./responses.js"
+import { importFixture, raw, type RawResponse } from "./server.js"
 
 /**
  * The callers and data of the assigning contract tests: the people of
@@ -123,6 +125,16 @@ export const trainingState = (lessonId: string) =>
       return state
     })
   )
+
+/** The call is refused with `status` and `code`, and the lesson's training is as it was before (nothing changed for anyone). */
+export const expectRefused = <R>(lessonId: string, call: Effect.Effect<RawResponse, never, R>, status: number, code: string, label: string) =>
+  Effect.gen(function*() {
+    const before = yield* trainingState(lessonId)
+    const response = yield* call
+    expectError(response, status, code, label)
+    expect(yield* trainingState(lessonId), label).toEqual(before)
+    return response
+  })
 
 /** An obligation row as stored. */
 export const storedObligation = (id: string) =>

@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import type { Schema } from "effect"
 import {
   AssigningPath,
   AssignmentRequest,
@@ -15,6 +16,7 @@ import {
 import { Forbidden, NotFound } from "@tks/domain/errors"
 import { Obligation } from "@tks/domain/obligation"
 import { policies } from "@tks/domain/policies"
+import type { Policy } from "@tks/domain/policy"
 import { TooManyRequests } from "@tks/domain/rate-limit"
 import { RetrainingPolicy } from "@tks/domain/retraining-policy"
 import { Authentication } from "../authentication.js"
@@ -28,13 +30,26 @@ const limit =
 
 const described = (text: string) => `${text}\n\n${limit}`
 
-const obligationAct = <const Name extends string>(name: Name, act: string) =>
+/** One of the acts on one obligation: POST /obligations/{id}/<act>, answering the obligation. */
+const obligationAct = <const Name extends string, P extends Schema.Schema.Any>(name: Name, act: string, spec: {
+  readonly payload: P
+  readonly summary: string
+  readonly description: string
+  readonly policy: Policy
+}) =>
   HttpApiEndpoint.post(name, `/obligations/:id/${act}`)
     .setPath(AssigningPath)
+    .setPayload(spec.payload)
     .addSuccess(Obligation)
     .addError(Forbidden)
     .addError(NotFound)
     .addError(TooManyRequests)
+    .annotate(OpenApi.Summary, spec.summary)
+    .annotate(OpenApi.Description, described(spec.description))
+    .pipe(requires(spec.policy))
+
+const ended = (status: string) =>
+  `Only an active obligation (else 400); cannot be undone. The reason (required, up to 2000 characters) is kept; for a lesson the person is told. Answers the obligation, now ${status}.`
 
 /** SPEC 4.6: assigning training (the training:assign scope, and the act allowed to the person on every call). */
 export class AssigningGroup extends HttpApiGroup.make("assigning")
@@ -121,51 +136,37 @@ export class AssigningGroup extends HttpApiGroup.make("assigning")
       .pipe(requires(policies.assigning.retrainingAssignment))
   )
   .add(
-    obligationAct("waive", "waive")
-      .setPayload(ObligationEndRequest)
-      .annotate(OpenApi.Summary, "Waive an obligation")
-      .annotate(
-        OpenApi.Description,
-        described(
-          "Only an active obligation (else 400); cannot be undone. The reason (required, up to 2000 characters) is kept; for a lesson the person is told. Answers the obligation, now waived."
-        )
-      )
-      .pipe(requires(policies.assigning.waive))
+    obligationAct("waive", "waive", {
+      payload: ObligationEndRequest,
+      summary: "Waive an obligation",
+      description: ended("waived"),
+      policy: policies.assigning.waive
+    })
   )
   .add(
-    obligationAct("cancel", "cancel")
-      .setPayload(ObligationEndRequest)
-      .annotate(OpenApi.Summary, "Cancel an obligation")
-      .annotate(
-        OpenApi.Description,
-        described(
-          "Only an active obligation (else 400); cannot be undone. The reason (required, up to 2000 characters) is kept; for a lesson the person is told. Answers the obligation, now cancelled."
-        )
-      )
-      .pipe(requires(policies.assigning.cancel))
+    obligationAct("cancel", "cancel", {
+      payload: ObligationEndRequest,
+      summary: "Cancel an obligation",
+      description: ended("cancelled"),
+      policy: policies.assigning.cancel
+    })
   )
   .add(
-    obligationAct("setDueDate", "due-date")
-      .setPayload(DueDateRequest)
-      .annotate(OpenApi.Summary, "Set or remove an obligation's due date by hand")
-      .annotate(
-        OpenApi.Description,
-        described(
-          "dueDate (ISO 8601 with UTC offset) sets the date by hand (dueDateOverridden true); later assignments of the same thing never move it. null removes the override and restores the computed date. Only an active obligation (else 400). For a lesson the person is told. Answers the obligation."
-        )
-      )
-      .pipe(requires(policies.assigning.dueDate))
+    obligationAct("setDueDate", "due-date", {
+      payload: DueDateRequest,
+      summary: "Set or remove an obligation's due date by hand",
+      description:
+        "dueDate (ISO 8601 with UTC offset) sets the date by hand (dueDateOverridden true); later assignments of the same thing never move it. null removes the override and restores the computed date. Only an active obligation (else 400). For a lesson the person is told. Answers the obligation.",
+      policy: policies.assigning.dueDate
+    })
   )
   .add(
-    obligationAct("confirmReview", "confirm-review")
-      .setPayload(ConfirmReviewRequest)
-      .annotate(OpenApi.Summary, "Confirm the due date of an obligation waiting for review")
-      .annotate(
-        OpenApi.Description,
-        described(
-          "Sets the due date to resolvedDueDate (ISO 8601 with UTC offset; null or left out: no due date) and clears needsReview. Refused (400) unless the obligation is active and flagged needsReview. Answers the obligation."
-        )
-      )
-      .pipe(requires(policies.assigning.confirmReview))
+    obligationAct("confirmReview", "confirm-review", {
+      payload: ConfirmReviewRequest,
+      summary: "Confirm the due date of an obligation waiting for review",
+      description:
+        "Sets the due date to resolvedDueDate (ISO 8601 with UTC offset; null or left out: no due date) and clears needsReview. Refused (400) unless the obligation is active and flagged needsReview. Answers the obligation.",
+      policy: policies.assigning.confirmReview
+    })
   )
   .middleware(Authentication) {}

@@ -11,7 +11,7 @@ import { isoOrNull } from "../shared/time.js"
 import { admitAudience } from "./admission.js"
 import { EnrollmentsRepo } from "./enrollments-repo.js"
 import { dueColumns, dueOf, type ObligationRow } from "./obligation-rows.js"
-import { type MergedObligation, type NewObligation, ObligationsRepo } from "./obligations-repo.js"
+import { type MergedObligation, ObligationsRepo } from "./obligations-repo.js"
 import { AssigningPeopleRepo } from "./people-repo.js"
 import { QuizPreparation } from "../quizzes/preparation.js"
 import { closedLesson, nobodyReached, noSuchLesson, personalLesson } from "./refusals.js"
@@ -76,7 +76,7 @@ export const makeAssign = Effect.gen(function*() {
       if (targets.length === 0) return yield* nobodyReached()
 
       const newcomers = targets.filter((t) => !t.in_progress && !t.completed).map((t) => t.user_id)
-      const enrolled = yield* enrollments.enroll({ orgId, lessonId: lesson.id, userIds: newcomers, assignedBy: actor.userId, at: lesson.now })
+      const enrolled = yield* enrollments.enroll({ orgId, lessonId: lesson.id, userIds: newcomers, assignedBy: actor.userId })
 
       const asked = { required: true, due: askedDue(body.due, lesson.now) }
       const active = yield* obligations.lockActive(orgId, "lesson", lesson.id, targets.map((t) => t.user_id))
@@ -91,22 +91,21 @@ export const makeAssign = Effect.gen(function*() {
       }
       yield* obligations.saveMerged(orgId, changed)
       // Everyone enrolled now owes it; someone who only completed it is left as they were.
-      const fresh: Array<NewObligation> = targets
+      const fresh = targets
         .filter((t) => !owing.has(t.user_id) && !(t.completed && !t.in_progress))
-        .map((t) => ({
-          id: newId("obligation"),
-          userId: t.user_id,
-          itemType: "lesson",
-          itemId: lesson.id,
-          kind: "assignment",
-          required: true,
-          due: initialDue(asked.due),
-          reason: null,
-          assignedBy: actor.userId,
-          retrainingResetsClock: null
-        }))
-      yield* obligations.insert(orgId, fresh)
-      for (const row of fresh) dueOfPerson.set(row.userId, row.due.dueDate)
+        .map((t) => ({ id: newId("obligation"), userId: t.user_id }))
+      const due = initialDue(asked.due)
+      yield* obligations.insert(orgId, {
+        itemType: "lesson",
+        itemId: lesson.id,
+        kind: "assignment",
+        required: true,
+        due,
+        reason: null,
+        assignedBy: actor.userId,
+        retrainingResetsClock: null
+      }, fresh)
+      for (const row of fresh) dueOfPerson.set(row.userId, due.dueDate)
 
       yield* quizzes.prepare({ orgId, enrollmentIds: enrolled.map((row) => row.id) })
       const told = byDueDate(enrolled.map((row) => [row.user_id, dueOfPerson.get(row.user_id) ?? null] as const))

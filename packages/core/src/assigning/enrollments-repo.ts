@@ -17,18 +17,18 @@ export class EnrollmentsRepo extends Effect.Service<EnrollmentsRepo>()("@tks/cor
      * Enrolls `userIds` in the lesson. Someone who has it in progress already
      * is skipped by the partial unique index `enrollments_open` (ON CONFLICT
      * DO NOTHING), so any number of concurrent calls leave one enrollment in
-     * progress per person. Returns the enrollments this call wrote.
+     * progress per person. Enrolled at the transaction's time (now()), like
+     * every other row the act writes. Returns the enrollments this call wrote.
      */
     const enroll = (input: {
       readonly orgId: string
       readonly lessonId: string
       readonly userIds: ReadonlyArray<string>
       readonly assignedBy: string | null
-      readonly at: Date
     }) =>
       input.userIds.length === 0 ? Effect.succeed([] as ReadonlyArray<NewEnrollmentRow>) : sql<NewEnrollmentRow>`
-        INSERT INTO enrollments (org_id, id, user_id, lesson_id, enrolled_at, assigned_by)
-        SELECT ${input.orgId}, n.id, n.user_id, ${input.lessonId}, ${input.at.toISOString()}::timestamptz, ${input.assignedBy}
+        INSERT INTO enrollments (org_id, id, user_id, lesson_id, assigned_by)
+        SELECT ${input.orgId}, n.id, n.user_id, ${input.lessonId}, ${input.assignedBy}
         FROM unnest(${input.userIds.map(() => newId("enrollment"))}::text[], ${[...input.userIds]}::text[]) AS n(id, user_id)
         ORDER BY n.user_id
         ON CONFLICT (org_id, user_id, lesson_id) WHERE status = 'in_progress' DO NOTHING

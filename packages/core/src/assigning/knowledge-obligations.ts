@@ -74,9 +74,7 @@ export const makeCreateKnowledgeObligation = Effect.gen(function*() {
         return view
       }
       const id = newId("obligation")
-      yield* obligations.insert(orgId, [{
-        id,
-        userId: body.userId,
+      yield* obligations.insert(orgId, {
         itemType: body.itemType,
         itemId: body.itemId,
         kind: "knowledge",
@@ -85,7 +83,7 @@ export const makeCreateKnowledgeObligation = Effect.gen(function*() {
         reason,
         assignedBy: actor.userId,
         retrainingResetsClock: null
-      }])
+      }, [{ id, userId: body.userId }])
       const [written] = yield* obligations.byIds(orgId, [id])
       if (written === undefined) return yield* Effect.dieMessage("the knowledge obligation was not written")
       const view: Obligation = obligationView(written)

@@ -40,7 +40,7 @@ export const obligationColumns = [
 
 /**
  * A row's due-date state. `computed_due_date` matters only while the date
- * is overridden or under review (migration 0007); otherwise the computed
+ * is overridden or under review (migration 0008); otherwise the computed
  * date is the one shown, which is how rows written without it read.
  */
 export const dueOf = (row: ObligationRow): DueState => {

@@ -4,10 +4,8 @@ import type { DueState } from "@tks/domain/due-date"
 import type { ObligationItemType, ObligationKind } from "@tks/domain/obligation"
 import { dueColumns, obligationColumns, type ObligationRow } from "./obligation-rows.js"
 
-/** A new obligation to write. */
-export interface NewObligation {
-  readonly id: string
-  readonly userId: string
+/** What new obligations of one act share: all but who owes and the id. */
+export interface ObligationTemplate {
   readonly itemType: ObligationItemType
   readonly itemId: string
   readonly kind: ObligationKind
@@ -16,6 +14,12 @@ export interface NewObligation {
   readonly reason: string | null
   readonly assignedBy: string
   readonly retrainingResetsClock: boolean | null
+}
+
+/** Who owes a new obligation, and its id. */
+export interface NewOwer {
+  readonly id: string
+  readonly userId: string
 }
 
 /** An active obligation after a merge: what changed. */
@@ -56,25 +60,24 @@ export class ObligationsRepo extends Effect.Service<ObligationsRepo>()("@tks/cor
         ORDER BY user_id
         FOR UPDATE`
 
-    /** Inserts new active obligations; one that an active obligation already holds the place of is skipped. Returns the ids written. */
-    const insert = (orgId: string, rows: ReadonlyArray<NewObligation>) => {
-      if (rows.length === 0) return Effect.succeed([] as ReadonlyArray<string>)
-      const due = rows.map((row) => dueColumns(row.due))
+    /**
+     * Inserts the same new active obligation for each of `owers` (one act
+     * owes one thing the same way to everyone it reaches, so only the ids
+     * and people travel as arrays). Someone an active obligation already
+     * holds the place of is skipped. Returns the ids written.
+     */
+    const insert = (orgId: string, template: ObligationTemplate, owers: ReadonlyArray<NewOwer>) => {
+      if (owers.length === 0) return Effect.succeed([] as ReadonlyArray<string>)
+      const due = dueColumns(template.due)
+      const at = (date: Date | null) => (date === null ? null : date.toISOString())
       return sql<{ id: string }>`
         INSERT INTO obligations (org_id, id, user_id, item_type, item_id, kind, required, due_date, due_date_overridden, needs_review,
           due_days, due_basis, due_basis_at, computed_due_date, reason, assigned_by, retraining_resets_clock)
-        SELECT ${orgId}, n.id, n.user_id, n.item_type, n.item_id, n.kind, n.required, n.due_date, n.overridden, n.needs_review,
-          n.due_days, n.due_basis, n.due_basis_at, n.computed, n.reason, n.assigned_by, n.resets_clock
-        FROM unnest(
-          ${rows.map((row) => row.id)}::text[], ${rows.map((row) => row.userId)}::text[], ${rows.map((row) => row.itemType)}::text[],
-          ${rows.map((row) => row.itemId)}::text[], ${rows.map((row) => row.kind)}::text[], ${rows.map((row) => row.required)}::boolean[],
-          ${isoArray(due.map((d) => d.due_date))}::timestamptz[], ${due.map((d) => d.due_date_overridden)}::boolean[],
-          ${due.map((d) => d.needs_review)}::boolean[], ${due.map((d) => d.due_days)}::int[], ${due.map((d) => d.due_basis)}::text[],
-          ${isoArray(due.map((d) => d.due_basis_at))}::timestamptz[], ${isoArray(due.map((d) => d.computed_due_date))}::timestamptz[],
-          ${rows.map((row) => row.reason)}::text[], ${rows.map((row) => row.assignedBy)}::text[],
-          ${rows.map((row) => row.retrainingResetsClock)}::boolean[]
-        ) AS n(id, user_id, item_type, item_id, kind, required, due_date, overridden, needs_review, due_days, due_basis, due_basis_at,
-          computed, reason, assigned_by, resets_clock)
+        SELECT ${orgId}, n.id, n.user_id, ${template.itemType}, ${template.itemId}, ${template.kind}, ${template.required},
+          ${at(due.due_date)}::timestamptz, ${due.due_date_overridden}, ${due.needs_review}, ${due.due_days}::int, ${due.due_basis}::text,
+          ${at(due.due_basis_at)}::timestamptz, ${at(due.computed_due_date)}::timestamptz, ${template.reason}::text,
+          ${template.assignedBy}, ${template.retrainingResetsClock}::boolean
+        FROM unnest(${owers.map((o) => o.id)}::text[], ${owers.map((o) => o.userId)}::text[]) AS n(id, user_id)
         ORDER BY n.user_id
         ON CONFLICT (org_id, user_id, item_type, item_id) WHERE status = 'active' DO NOTHING
         RETURNING id`.pipe(Effect.map((written) => written.map((row) => row.id)))

@@ -41,7 +41,7 @@ export const makeAssignRetraining = Effect.gen(function*() {
       if (lesson.personal_for_user_id !== null) return yield* personalLesson("be retrained")
       yield* admitNamed(access, yield* people.named(access, [body.userId], lesson.id), "can-take-lesson")
 
-      const enrolled = yield* enrollments.enroll({ orgId, lessonId: lesson.id, userIds: [body.userId], assignedBy: actor.userId, at: lesson.now })
+      const enrolled = yield* enrollments.enroll({ orgId, lessonId: lesson.id, userIds: [body.userId], assignedBy: actor.userId })
       yield* quizzes.prepare({ orgId, enrollmentIds: enrolled.map((row) => row.id) })
 
       const asked = { required: true, due: dueInDays(body.dueDays, "assignment", lesson.now) }
@@ -61,9 +61,7 @@ export const makeAssignRetraining = Effect.gen(function*() {
       } else {
         const id = newId("obligation")
         const due = initialDue(asked.due)
-        yield* obligations.insert(orgId, [{
-          id,
-          userId: body.userId,
+        yield* obligations.insert(orgId, {
           itemType: "lesson",
           itemId: lesson.id,
           kind: "retraining",
@@ -72,7 +70,7 @@ export const makeAssignRetraining = Effect.gen(function*() {
           reason,
           assignedBy: actor.userId,
           retrainingResetsClock: body.retrainingResetsClock
-        }])
+        }, [{ id, userId: body.userId }])
         // The row written (or, had another writer got there first, the active one it left).
         const [written] = yield* obligations.lockActive(orgId, "lesson", lesson.id, [body.userId])
         if (written === undefined) return yield* Effect.dieMessage("the retraining obligation was neither written nor found")

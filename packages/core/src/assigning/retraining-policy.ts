@@ -2,8 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { RetrainingPolicyRequest } from "@tks/domain/assigning"
 import type { Access } from "@tks/domain/policy"
-import type { CompletionMode, RetrainingPolicy } from "@tks/domain/retraining-policy"
-import { isoOrNull } from "../shared/time.js"
+import { type CompletionMode, retrainingPolicyOf } from "@tks/domain/retraining-policy"
 import { AssigningPeopleRepo } from "./people-repo.js"
 import { noSuchLesson, personalLesson } from "./refusals.js"
 
@@ -12,21 +11,6 @@ interface PolicyRow {
   readonly completion_mode: CompletionMode
   readonly updated_at: Date
 }
-
-/**
- * A lesson's retraining policy as GET and PUT /v1/lessons/{id}/retraining-policy
- * answer it. No row is retraining turned off (`none`, nothing set).
- */
-export const retrainingPolicyView = (lessonId: string, row: PolicyRow | undefined): RetrainingPolicy =>
-  row === undefined
-    ? { lessonId, retrainingType: "none", intervalDays: null, completionMode: null, updatedAt: null }
-    : {
-      lessonId,
-      retrainingType: "recurring",
-      intervalDays: row.interval_days,
-      completionMode: row.completion_mode,
-      updatedAt: isoOrNull(row.updated_at)
-    }
 
 /**
  * PUT /v1/lessons/{id}/retraining-policy (SPEC 4.6). Needs permission to
@@ -48,7 +32,7 @@ export const makeSetRetrainingPolicy = Effect.gen(function*() {
       if (lesson.personal_for_user_id !== null) return yield* personalLesson("have a retraining policy")
       if (body.retrainingType === "none") {
         yield* sql`DELETE FROM lesson_retraining_policies WHERE org_id = ${orgId} AND lesson_id = ${lesson.id}`
-        return retrainingPolicyView(lesson.id, undefined)
+        return retrainingPolicyOf(lesson.id, null)
       }
       const [row] = yield* sql<PolicyRow>`
         INSERT INTO lesson_retraining_policies (org_id, lesson_id, interval_days, completion_mode, updated_by, updated_at)
@@ -56,6 +40,11 @@ export const makeSetRetrainingPolicy = Effect.gen(function*() {
         ON CONFLICT (org_id, lesson_id) DO UPDATE SET interval_days = excluded.interval_days,
           completion_mode = excluded.completion_mode, updated_by = excluded.updated_by, updated_at = excluded.updated_at
         RETURNING interval_days, completion_mode, updated_at`
-      return retrainingPolicyView(lesson.id, row)
+      if (row === undefined) return yield* Effect.dieMessage("the retraining policy was not written")
+      return retrainingPolicyOf(lesson.id, {
+        intervalDays: row.interval_days,
+        completionMode: row.completion_mode,
+        updatedAt: row.updated_at.toISOString()
+      })
     }))
 })
