@@ -7,9 +7,9 @@ import { ContentReviewGroup } from "./groups/content-review.js"
 import { ContentGroup } from "./groups/content.js"
 import { DocumentsGroup } from "./groups/documents.js"
 import { KnowledgeGroup } from "./groups/knowledge.js"
-import { LearningQueueGroup } from "./groups/learning-queue.js"
 import { LessonsGroup } from "./groups/lessons.js"
 import { LearningGroup } from "./groups/learning.js"
+import { LearningQueueGroup } from "./groups/learning-queue.js"
 import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
 import { NarrationGroup } from "./groups/narration.js"
@@ -36,12 +36,12 @@ export class Api extends HttpApi.make("tks")
   .add(KnowledgeGroup)
   .add(SearchGroup)
   .add(NarrationGroup)
-  .add(AssigningGroup)
-  .add(LearningQueueGroup)
   .add(LessonsGroup)
   .add(TrainingGroup)
   .add(PopQuizzesGroup)
+  .add(AssigningGroup)
   .add(LearningGroup)
+  .add(LearningQueueGroup)
   .addError(BadRequest)
   .addError(ServiceUnavailable)
   .prefix("/v1")

@@ -27,16 +27,16 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
     "The knowledge graph: 14 categories hold spaces, spaces hold topics, topics hold items (processes, policies, facts) with the evidence they came from. Only the live graph, and only what the caller can read.",
   search: "Full-text search over topics and content chapters the caller can read, with highlighted snippets and typo tolerance.",
   narration: "Voice narration: text to MP3 speech with word timings, against a monthly character allowance per organization.",
-  assigning:
-    "Assigning training: assign and take back lessons, set a lesson's retraining policy, require knowledge of a topic or item, assign retraining, and waive, cancel or re-date obligations. Needs the training:assign scope and the act allowed to the person on every call; each route is limited to 30 calls a minute and 300 an hour per token.",
-  learningQueue:
-    "The learning queue: the ranked topics a person should study next, from their duties and what they owe, recomputed on every request.",
   lessons: "Lessons: their source content pieces in order, and their retraining policy. Only lessons the caller can read.",
   training:
     "Training: your own obligations, enrollments and pop quizzes, another person's progress, and the results of each quiz attempt.",
   popQuizzes: "Pop quizzes on one piece of content, sent to people of the organization, and how each recipient did.",
+  assigning:
+    "Assigning training: assign and take back lessons, set a lesson's retraining policy, require knowledge of a topic or item, assign retraining, and waive, cancel or re-date obligations. Needs the training:assign scope and the act allowed to the person on every call; each route is limited to 30 calls a minute and 300 an hour per token.",
   learning:
-    "The learner's own acts: start a lesson, read the quiz prepared for the enrollment, submit answers. A passed quiz (score 0.8 or more) completes the enrollment and its obligations and raises mastery."
+    "The learner's own acts: start a lesson, read the quiz prepared for the enrollment, submit answers. A passed quiz (score 0.8 or more) completes the enrollment and its obligations and raises mastery.",
+  learningQueue:
+    "The learning queue: the ranked topics a person should study next, from their duties and what they owe, recomputed on every request."
 }
 
 /** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */

@@ -9,15 +9,17 @@ import { Documents } from "./intake/documents.js"
 import { Videos } from "./intake/videos.js"
 import { Learning } from "./learning/service.js"
 import { KnowledgeGraph } from "./knowledge/service.js"
-import { LearningQueue } from "./learning-queue/service.js"
 import { Lessons } from "./lessons/service.js"
+import { LearningQueue } from "./learning-queue/service.js"
 import { Me } from "./me/service.js"
 import { MemberProgressList } from "./members/progress.js"
 import { Members } from "./members/service.js"
 import { NarrationReaperLive } from "./narration/reaper.js"
 import { Narration } from "./narration/service.js"
-import { NotificationOutbox } from "./notifications/outbox.js"
+import { PopQuizLearner } from "./pop-quizzes/learner.js"
+import { PopQuizSending } from "./pop-quizzes/send.js"
 import { PopQuizReads } from "./pop-quizzes/service.js"
+import { NotificationOutbox } from "./notifications/outbox.js"
 import { ContentProcessing } from "./processing/service.js"
 import { RateLimiter } from "./rate-limits/service.js"
 import { RateLimitSweepLive } from "./rate-limits/sweep.js"
@@ -27,10 +29,10 @@ import { Training } from "./training/service.js"
 
 /**
  * Every domain service, for any transport (HTTP, MCP, jobs). Needs a
- * SqlClient, and the outside-world ports (PageFetcher, VideoCatalog and
- * SpeechSynthesizer from @tks/adapters), which the composition provides.
- * NotificationOutbox only writes the outbox; the job workers deliver it
- * (apps/server/src/workers.ts, with MailSender and SmsSender).
+ * SqlClient, and the outside-world ports (PageFetcher, VideoCatalog,
+ * SpeechSynthesizer and QuestionGenerator from @tks/adapters), which the
+ * composition provides. NotificationOutbox only writes the outbox; the job
+ * workers deliver it (apps/server/src/workers.ts, with MailSender and SmsSender).
  */
 export const CoreLive = Layer.mergeAll(
   Administration.Default,
@@ -55,7 +57,9 @@ export const CoreLive = Layer.mergeAll(
   Training.Default,
   MemberProgressList.Default,
   PopQuizReads.Default,
-  Learning.Default,
+  PopQuizSending.Default,
+  PopQuizLearner.Default,
   NotificationOutbox.Default,
+  Learning.Default,
   LearningQueue.Default
 )

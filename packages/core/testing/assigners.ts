@@ -33,17 +33,22 @@ import type { OrgFixtureInput } from "../src/org-import/schema.js"
  * **elsewhere**: another organization, with an admin `otto` (training:assign),
  * a team, a lesson and a person, whose ids are unknown to the first.
  */
-const assign = { tokenScopes: ["training:assign"] } as const
-const none = { tokenScopes: [] } as const
+/** A token with training:assign, and one without, for a fixture person. */
+export const assign = { tokenScopes: ["training:assign"] } as const
+export const none = { tokenScopes: [] } as const
 
 type Role = "owner" | "admin" | "billing-admin" | "viewer" | "external"
-const person = (key: string, name: string, role: Role, extra: object = {}) => ({
+
+/** Fixture people of one organization, their emails at `domain`. */
+export const peopleAt = (domain: string) => (key: string, name: string, role: Role, extra: object = {}) => ({
   key,
   name,
-  email: `${key.toLowerCase()}@assigners.test`,
+  email: `${key.toLowerCase()}@${domain}`,
   role,
   ...extra
 })
+
+const person = peopleAt("assigners.test")
 
 export const learnerKeys = Array.from({ length: 40 }, (_, i) => `learner${String(i + 1).padStart(2, "0")}`)
 export const openLessonKeys = ["open", ...Array.from({ length: 19 }, (_, i) => `open${i + 2}`)]

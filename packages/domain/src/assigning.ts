@@ -47,21 +47,39 @@ export const audienceProblems = {
   userIdsOnlyWithUsers: "userIds is allowed only with audience users"
 } as const
 
-/** POST /v1/lessons/{id}/assignments. */
-export const AssignmentRequest = Schema.Struct({
+/**
+ * Who an act reaches (SPEC 4.6): audience with teamIds or userIds. Lesson
+ * assignments and pop quizzes take the same fields under the same rules
+ * (`audienceRule`).
+ */
+export const AudienceFields = {
   audience: AssignmentAudience.annotations({ description: "everyone, teams (the teams in teamIds) or users (the people in userIds)" }),
   teamIds: Schema.optional(Ids("teamIds", teamIdsMax, "team ids").annotations({ description: `With audience teams only; 1 to ${teamIdsMax}` })),
-  userIds: Schema.optional(Ids("userIds", userIdsMax, "user ids").annotations({ description: `With audience users only; 1 to ${userIdsMax}` })),
-  due: Schema.optional(DueSpec)
-}).pipe(
-  Schema.filter((body) => {
-    if (body.audience === "teams" && body.teamIds === undefined) return { path: ["teamIds"], message: audienceProblems.teamsNeedTeamIds }
-    if (body.audience !== "teams" && body.teamIds !== undefined) return { path: ["teamIds"], message: audienceProblems.teamIdsOnlyWithTeams }
-    if (body.audience === "users" && body.userIds === undefined) return { path: ["userIds"], message: audienceProblems.usersNeedUserIds }
-    if (body.audience !== "users" && body.userIds !== undefined) return { path: ["userIds"], message: audienceProblems.userIdsOnlyWithUsers }
-    return true
-  }, { jsonSchema: {} })
-).annotations({ identifier: "AssignmentRequest" })
+  userIds: Schema.optional(Ids("userIds", userIdsMax, "user ids").annotations({ description: `With audience users only; 1 to ${userIdsMax}` }))
+}
+
+/** An audience as a request gives it. */
+export interface AudienceRequest {
+  readonly audience: AssignmentAudience
+  readonly teamIds?: ReadonlyArray<string> | undefined
+  readonly userIds?: ReadonlyArray<string> | undefined
+}
+
+/** teamIds with teams only and required there; userIds likewise with users (filters a body with `AudienceFields`). */
+export const audienceProblem = (body: AudienceRequest) => {
+  if (body.audience === "teams" && body.teamIds === undefined) return { path: ["teamIds"], message: audienceProblems.teamsNeedTeamIds }
+  if (body.audience !== "teams" && body.teamIds !== undefined) return { path: ["teamIds"], message: audienceProblems.teamIdsOnlyWithTeams }
+  if (body.audience === "users" && body.userIds === undefined) return { path: ["userIds"], message: audienceProblems.usersNeedUserIds }
+  if (body.audience !== "users" && body.userIds !== undefined) return { path: ["userIds"], message: audienceProblems.userIdsOnlyWithUsers }
+  return true
+}
+
+/** POST /v1/lessons/{id}/assignments. */
+export const AssignmentRequest = Schema.Struct({ ...AudienceFields, due: Schema.optional(DueSpec) }).pipe(
+  Schema.filter(audienceProblem, { jsonSchema: {} })
+).annotations({
+  identifier: "AssignmentRequest"
+})
 export type AssignmentRequest = typeof AssignmentRequest.Type
 
 export const AssignmentResult = Schema.Struct({

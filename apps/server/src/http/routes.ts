@@ -10,9 +10,9 @@ import { ContentReviewHandlers } from "./handlers/content-review.js"
 import { ContentHandlers } from "./handlers/content.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { KnowledgeHandlers } from "./handlers/knowledge.js"
-import { LearningQueueHandlers } from "./handlers/learning-queue.js"
 import { LessonsHandlers } from "./handlers/lessons.js"
 import { LearningHandlers } from "./handlers/learning.js"
+import { LearningQueueHandlers } from "./handlers/learning-queue.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
 import { NarrationHandlers } from "./handlers/narration.js"
@@ -39,12 +39,12 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     KnowledgeHandlers,
     SearchHandlers,
     NarrationHandlers,
-    AssigningHandlers,
-    LearningQueueHandlers,
     LessonsHandlers,
     TrainingHandlers,
     PopQuizzesHandlers,
-    LearningHandlers
+    AssigningHandlers,
+    LearningHandlers,
+    LearningQueueHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )

@@ -2,10 +2,11 @@ import { expect } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Authenticator } from "@tks/core/auth/service"
-import type { ImportResult } from "@tks/core/org-import/schema"
+import type { ImportResult, OrgFixtureInput } from "@tks/core/org-import/schema"
 import { assigners, elsewhere } from "@tks/core/testing/assigners"
 import { Caller } from "@tks/domain/actor"
 import { AccessTokenId, OrganizationId, UserId } from "@tks/domain/ids"
+import { once } from "./callers.js"
 import { expectError } from "./responses.js"
 import { importFixture, raw, type RawResponse } from "./server.js"
 
@@ -29,18 +30,24 @@ export interface Assigners {
   readonly lessonId: (key: string) => string
   readonly topicId: (key: string) => string
   readonly itemId: (key: string) => string
+  readonly contentId: (key: string) => string
+  readonly popQuizId: (key: string) => string
   readonly badTokens: Readonly<Record<"none" | "invalid" | "expired" | "revoked", string | undefined>>
 }
 
 const known = (record: Readonly<Record<string, string>>, key: string, what: string) => {
   const value = record[key]
-  if (value === undefined) throw new Error(`The assigners fixture has no ${what} ${key}`)
+  if (value === undefined) throw new Error(`The fixture has no ${what} ${key}`)
   return value
 }
 
-const setUp = Effect.gen(function*() {
-  const result = yield* importFixture(assigners)
-  const other = yield* importFixture(elsewhere)
+/**
+ * Imports `primary` (with a person `revoked`, whose token is revoked here)
+ * and `secondary` (with an admin `otto`): the callers of an act's tests.
+ */
+export const setUpCallers = (primary: OrgFixtureInput, secondary: OrgFixtureInput) => Effect.gen(function*() {
+  const result = yield* importFixture(primary)
+  const other = yield* importFixture(secondary)
   const authenticator = yield* Authenticator
   yield* authenticator.revoke(Caller.system("test"), AccessTokenId.make(known(result.tokenIds, "revoked", "token of"))).pipe(Effect.orDie)
   const token = (key: string) => (key === "otto" ? known(other.tokens, key, "token of") : known(result.tokens, key, "token of"))
@@ -62,17 +69,15 @@ const setUp = Effect.gen(function*() {
     lessonId: (key) => known(result.ids.lessons, key, "lesson"),
     topicId: (key) => known(result.ids.topics, key, "topic"),
     itemId: (key) => known(result.ids.items, key, "item"),
+    contentId: (key) => known(result.ids.content, key, "content"),
+    popQuizId: (key) => known(result.ids.popQuizzes, key, "pop quiz"),
     badTokens: { none: undefined, invalid: "tks_this-token-was-never-issued", expired: token("expired"), revoked: token("revoked") }
   }
   return value
 })
 
-let made: Assigners | undefined
-
-/** The assigners organization, imported once per test file (each file has its own database). */
-export const assignersOnce = Effect.suspend(() =>
-  made !== undefined ? Effect.succeed(made) : setUp.pipe(Effect.tap((value) => Effect.sync(() => (made = value))))
-)
+/** The assigners organization, imported once per test file. */
+export const assignersOnce = once(setUpCallers(assigners, elsewhere))
 
 /** A JSON request as the holder of `token`. */
 export const send = (method: "POST" | "PUT", path: string, token: string | undefined, body: unknown) =>

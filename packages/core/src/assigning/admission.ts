@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { AssignmentRequest } from "@tks/domain/assigning"
+import type { AudienceRequest } from "@tks/domain/assigning"
 import { Forbidden, unknownTeamId } from "@tks/domain/errors"
 import type { Access } from "@tks/domain/policy"
 import type { Audience, AssigningPeopleRepo, NamedPersonRow } from "./people-repo.js"
@@ -36,13 +36,18 @@ export const admitNamed = (access: Access, rows: ReadonlyArray<NamedPersonRow>, 
 export const distinct = (ids: ReadonlyArray<string>): ReadonlyArray<string> => [...new Set(ids)]
 
 /**
- * The audience of an assignment, checked: everyone needs the organization's
- * reach; teams must be teams of the organization (400 Unknown teamId) that
- * the caller administers unless they reach the organization (403); people
- * named in userIds go through `admitNamed` and must be able to take the
- * lesson (400).
+ * The audience of an act (a lesson assignment, a pop quiz), checked:
+ * everyone needs the organization's reach; teams must be teams of the
+ * organization (400 Unknown teamId) that the caller administers unless they
+ * reach the organization (403); people named in userIds go through
+ * `admitNamed` with `named.rule` (for a lesson: able to take `named.lessonId`).
  */
-export const admitAudience = (people: AssigningPeopleRepo, access: Access, lessonId: string, body: AssignmentRequest) =>
+export const admitAudience = (
+  people: AssigningPeopleRepo,
+  access: Access,
+  body: AudienceRequest,
+  named: { readonly lessonId: string | null; readonly rule: NamedRule }
+) =>
   Effect.gen(function*() {
     const orgId = access.actor.organizationId
     switch (body.audience) {
@@ -69,7 +74,7 @@ export const admitAudience = (people: AssigningPeopleRepo, access: Access, lesso
       }
       case "users": {
         const userIds = distinct(body.userIds ?? [])
-        yield* admitNamed(access, yield* people.named(access, userIds, lessonId), "can-take-lesson")
+        yield* admitNamed(access, yield* people.named(access, userIds, named.lessonId), named.rule)
         return { _tag: "users", userIds } as Audience
       }
     }

@@ -62,7 +62,7 @@ export const makeAssign = Effect.gen(function*() {
       if (lesson.status === "closed") return yield* closedLesson()
       if (lesson.personal_for_user_id !== null) return yield* personalLesson("be assigned")
 
-      const audience = yield* admitAudience(people, access, lesson.id, body)
+      const audience = yield* admitAudience(people, access, body, { lessonId: lesson.id, rule: "can-take-lesson" })
       const targets = yield* people.targets(orgId, lesson.id, audience)
       if (targets.length === 0) return yield* nobodyReached()
 

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import { Effect } from "effect"
 import type { Access } from "@tks/domain/policy"
 import { lessonReadable, readerOf, userRowReader } from "../knowledge/access.js"
@@ -34,6 +34,19 @@ export type Audience =
   | { readonly _tag: "everyone" }
   | { readonly _tag: "teams"; readonly teamIds: ReadonlyArray<string> }
   | { readonly _tag: "users"; readonly userIds: ReadonlyArray<string> }
+
+/** The `users` row `alias` is in `audience` (any status; callers add theirs). */
+export const inAudience = (sql: SqlClient.SqlClient, audience: Audience, alias: string): Statement.Fragment => {
+  const user = sql(alias)
+  switch (audience._tag) {
+    case "everyone":
+      return sql`TRUE`
+    case "teams":
+      return sql`EXISTS (SELECT 1 FROM team_members tm WHERE tm.org_id = ${user}.org_id AND tm.user_id = ${user}.id AND tm.team_id = ANY(${[...audience.teamIds]}::text[]))`
+    case "users":
+      return sql`${user}.id = ANY(${[...audience.userIds]}::text[])`
+  }
+}
 
 /** The reads the assigning acts check a request against, inside their transaction. */
 export class AssigningPeopleRepo extends Effect.Service<AssigningPeopleRepo>()("@tks/core/AssigningPeopleRepo", {
@@ -76,13 +89,8 @@ export class AssigningPeopleRepo extends Effect.Service<AssigningPeopleRepo>()("
      * it), with whether they have it in progress or completed. One statement
      * however many people.
      */
-    const targets = (orgId: string, lessonId: string, audience: Audience) => {
-      const within = audience._tag === "everyone"
-        ? sql`TRUE`
-        : audience._tag === "teams"
-        ? sql`EXISTS (SELECT 1 FROM team_members tm WHERE tm.org_id = u.org_id AND tm.user_id = u.id AND tm.team_id = ANY(${[...audience.teamIds]}::text[]))`
-        : sql`u.id = ANY(${[...audience.userIds]}::text[])`
-      return sql<TargetRow>`
+    const targets = (orgId: string, lessonId: string, audience: Audience) =>
+      sql<TargetRow>`
         SELECT u.id AS user_id, COALESCE(had.in_progress, false) AS in_progress, COALESCE(had.completed, false) AS completed
         FROM lessons l
         JOIN users u ON u.org_id = l.org_id
@@ -90,10 +98,9 @@ export class AssigningPeopleRepo extends Effect.Service<AssigningPeopleRepo>()("
           SELECT bool_or(e.status = 'in_progress') AS in_progress, bool_or(e.status = 'completed') AS completed
           FROM enrollments e WHERE e.org_id = u.org_id AND e.lesson_id = l.id AND e.user_id = u.id
         ) had ON TRUE
-        WHERE l.org_id = ${orgId} AND l.id = ${lessonId} AND u.status = 'ACTIVE' AND ${within}
+        WHERE l.org_id = ${orgId} AND l.id = ${lessonId} AND u.status = 'ACTIVE' AND ${inAudience(sql, audience, "u")}
           AND ${lessonReadable(sql, userRowReader("u"), "l")}
         ORDER BY u.id`
-    }
 
     /** A lesson's title (an obligation's lesson, to tell its person), whoever can read it. */
     const lessonTitle = (orgId: string, lessonId: string) =>
