@@ -1,6 +1,6 @@
 /**
  * `pnpm bench [--database-url URL] [--walks N] [--no-analyze] [--explain] [--people N] [--roles N]
- *   [--topics N] [--content N] [--samples N] [--only narration|learning-queue]`
+ *   [--topics N] [--content N] [--samples N] [--only narration|assigning|learning-queue]`
  *
  * 1. Generates a 20,000-person / 500-role organization with a knowledge graph
  *    of 5,000 topics and a library of 20,000 content records with chapters
@@ -25,15 +25,21 @@
  *    random topics. An endpoint this build does not serve is "not available".
  * 5. Narration (narration.ts): 1000-character narrations on the local speech
  *    engine, p50/p99, and GET /v1/me p99 while 4 narrations run at once.
+ * 6. Assigning (assigning.ts): a lesson assigned to everyone in the
+ *    organization (budget 10 s at 20,000 people), what it wrote (enrollments,
+ *    obligations, quizzes, outbox rows) and that it was one transaction; then
+ *    the same assignment again.
  *
- * 6. The learning queue (learning-queue.ts): a second organization built
+ * 7. The learning queue (learning-queue.ts): a second organization built
  *    around a person with 1,000 duties (learning-queue-fixture.ts); the queue
  *    read by them, their managers and an admin, and the database time of its
- *    statement under EXPLAIN (ANALYZE) against the 20 ms budget.
+ *    statement under EXPLAIN (ANALYZE) against the 20 ms budget. Run before
+ *    step 6, which leaves the workers busy.
  *
  * `--only narration` imports a 200-person organization and runs step 5 alone;
- * `--only learning-queue` imports only the learning-queue organization and
- * runs step 6 alone.
+ * `--only assigning` imports the 20,000 people (--people N) with a small
+ * graph and library and runs step 6 alone; `--only learning-queue` imports
+ * only the learning-queue organization and runs step 7 alone.
  */
 import { readFileSync } from "node:fs"
 import os from "node:os"
@@ -48,6 +54,7 @@ import { largeFixture, VIEWER_KEY } from "./import-fixture.js"
 import { learningQueueBench } from "./learning-queue.js"
 import { learningQueueFixture } from "./learning-queue-fixture.js"
 import { explainPageHundred, MEMBER_PAGES } from "./members-plan.js"
+import { assigningBench } from "./assigning.js"
 import { narrationBench } from "./narration.js"
 import { libraryReads } from "./reads.js"
 import { sampledCells, sampledHeader, WARM_UP } from "./samples.js"
@@ -71,21 +78,27 @@ const { values: flags } = parseArgs({
 })
 
 const narrationOnly = flags.only === "narration"
+const assigningOnly = flags.only === "assigning"
 const queueOnly = flags.only === "learning-queue"
-if (flags.only !== undefined && !narrationOnly && !queueOnly) {
-  throw new Error(`--only takes "narration" or "learning-queue", not ${JSON.stringify(flags.only)}`)
+if (flags.only !== undefined && !narrationOnly && !assigningOnly && !queueOnly) {
+  throw new Error(`--only takes "narration", "assigning" or "learning-queue", not ${JSON.stringify(flags.only)}`)
 }
+/** Only a people-sized organization matters to step 6: a small graph and library keep its import short. */
+const small = narrationOnly || assigningOnly
 
 const databaseUrl = (flags["database-url"] ?? process.env["BENCH_DATABASE_URL"] ?? "").trim()
 /** Walks of the members listing; the first is a warm-up. */
 const walks = Math.max(2, Number(flags.walks) || 3)
 const analyze = !flags["no-analyze"]
 const peopleCount = narrationOnly ? 200 : Number(flags.people)
-const roleCount = narrationOnly ? 10 : Number(flags.roles)
-const topicCount = narrationOnly ? 20 : Number(flags.topics)
-const contentCount = narrationOnly ? 20 : Number(flags.content)
+const roleCount = small ? 10 : Number(flags.roles)
+const topicCount = small ? 20 : Number(flags.topics)
+const contentCount = small ? 20 : Number(flags.content)
 /** Timed requests per sampled row (search, topic detail, title filter). */
 const samples = Math.max(1, Number(flags.samples) || 50)
+
+/** The lesson of step 6 (fixture key). */
+const ASSIGNED_LESSON = "bench-lesson"
 
 const benchStart = performance.now()
 /** Progress on stderr, with the time since the start. */
@@ -112,7 +125,11 @@ const program = Effect.gen(function*() {
   if (queueOnly) return yield* learningQueue()
 
   // 1. Import
-  const fixture = largeFixture({ people: peopleCount, roles: roleCount, topics: topicCount, content: contentCount })
+  const fixture = {
+    ...largeFixture({ people: peopleCount, roles: roleCount, topics: topicCount, content: contentCount }),
+    // The lesson step 6 assigns to everyone, built on one piece of content (its quizzes are prepared from it).
+    lessons: [{ key: ASSIGNED_LESSON, title: "Warehouse safety refresher", content: contentCount > 0 ? ["c0"] : [] }]
+  }
   const input: unknown = JSON.parse(JSON.stringify(fixture)) // as `pnpm cli org import` receives it
   const importer = yield* FixtureImporter
   const importStatements: Array<Statement> = []
@@ -144,6 +161,17 @@ const program = Effect.gen(function*() {
       Effect.flatMap((lines) => Effect.sync(() => lines.forEach((line) => console.log(line))))
     )
   if (narrationOnly) return yield* narration()
+  const assigning = () =>
+    assigningBench({
+      base,
+      sql,
+      token,
+      orgId: result.organizationId,
+      lessonId: result.ids.lessons[ASSIGNED_LESSON] ?? "",
+      people: peopleCount,
+      progress
+    }).pipe(Effect.flatMap((lines) => Effect.sync(() => lines.forEach((line) => console.log(line)))))
+  if (assigningOnly) return yield* assigning()
 
   const teamId = result.ids["teams"]?.["team150"]
   const roleId = result.ids["companyRoles"]?.["r7"]
@@ -276,11 +304,14 @@ const program = Effect.gen(function*() {
   // 5. Narration.
   yield* narration()
 
-  // 6. The learning queue.
+  // 7. The learning queue, before assigning leaves the workers busy.
   yield* learningQueue()
+
+  // 6. Assigning: last, since it leaves the workers busy preparing quizzes and delivering messages.
+  yield* assigning()
 })
 
-/** Step 6: imports the learning-queue organization, ANALYZEs, and measures its queue reads. */
+/** Step 7: imports the learning-queue organization, ANALYZEs, and measures its queue reads. */
 const learningQueue = () =>
   Effect.gen(function*() {
     const sql = yield* Sql

@@ -4,6 +4,7 @@ import { Config, Effect, Layer } from "effect"
 import { JobWorkersLive, type WorkerSettings } from "@tks/core/jobs/worker"
 import { notificationDeliveryJob } from "@tks/core/notifications/delivery"
 import { contentProcessingJob } from "@tks/core/processing/job"
+import { popQuizPreparationJob } from "@tks/core/pop-quizzes/preparation"
 import { ContentProcessor } from "@tks/core/processing/processor"
 import { quizPreparationJob } from "@tks/core/quizzes/job"
 import { setting } from "./config.js"
@@ -45,12 +46,17 @@ export const WorkerConfig: Config.Config<WorkerConfig> = Config.all({
 
 /**
  * The job workers of this process: content processing (issue 6), quiz
- * preparation and notification delivery (issue 8). Needs the database, a
- * KnowledgeExtractor, a QuestionGenerator, a MailSender and an SmsSender.
+ * preparation, writing each pop-quiz recipient's questions and notification
+ * delivery (issue 8), with the concurrency, leases and backoff of `config`.
+ * Needs the database, a KnowledgeExtractor, a QuestionGenerator, a
+ * MailSender and an SmsSender.
  */
 export const workersLayer = (config: WorkerConfig) =>
   Layer.unwrapEffect(
-    Effect.all([contentProcessingJob({ stageDelayMs: config.stageDelayMs }), quizPreparationJob, notificationDeliveryJob]).pipe(
-      Effect.map((handlers) => JobWorkersLive(config, handlers))
-    )
+    Effect.all([
+      contentProcessingJob({ stageDelayMs: config.stageDelayMs }),
+      quizPreparationJob,
+      popQuizPreparationJob,
+      notificationDeliveryJob
+    ]).pipe(Effect.map((handlers) => JobWorkersLive(config, handlers)))
   ).pipe(Layer.provide(ContentProcessor.Default))

@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { BadRequest, ServiceUnavailable } from "@tks/domain/errors"
 import { AdministrationGroup } from "./groups/administration.js"
+import { AssigningGroup } from "./groups/assigning.js"
 import { CompanyRolesGroup } from "./groups/company-roles.js"
 import { ContentReviewGroup } from "./groups/content-review.js"
 import { ContentGroup } from "./groups/content.js"
@@ -38,6 +39,7 @@ export class Api extends HttpApi.make("tks")
   .add(LessonsGroup)
   .add(TrainingGroup)
   .add(PopQuizzesGroup)
+  .add(AssigningGroup)
   .add(LearningGroup)
   .add(LearningQueueGroup)
   .addError(BadRequest)

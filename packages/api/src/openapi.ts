@@ -31,6 +31,8 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   training:
     "Training: your own obligations, enrollments and pop quizzes, another person's progress, and the results of each quiz attempt.",
   popQuizzes: "Pop quizzes on one piece of content, sent to people of the organization, and how each recipient did.",
+  assigning:
+    "Assigning training: assign and take back lessons, set a lesson's retraining policy, require knowledge of a topic or item, assign retraining, and waive, cancel or re-date obligations. Needs the training:assign scope and the act allowed to the person on every call; each route is limited to 30 calls a minute and 300 an hour per token.",
   learning:
     "The learner's own acts: start a lesson, read the quiz prepared for the enrollment, submit answers. A passed quiz (score 0.8 or more) completes the enrollment and its obligations and raises mastery.",
   learningQueue:

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { Administration } from "./administration/service.js"
+import { Assigning } from "./assigning/service.js"
 import { Authenticator } from "./auth/service.js"
 import { CompanyRoles } from "./company-roles/service.js"
 import { ContentReview } from "./content-review/service.js"
@@ -15,8 +16,10 @@ import { MemberProgressList } from "./members/progress.js"
 import { Members } from "./members/service.js"
 import { NarrationReaperLive } from "./narration/reaper.js"
 import { Narration } from "./narration/service.js"
-import { NotificationOutbox } from "./notifications/outbox.js"
+import { PopQuizLearner } from "./pop-quizzes/learner.js"
+import { PopQuizSending } from "./pop-quizzes/send.js"
 import { PopQuizReads } from "./pop-quizzes/service.js"
+import { NotificationOutbox } from "./notifications/outbox.js"
 import { ContentProcessing } from "./processing/service.js"
 import { RateLimiter } from "./rate-limits/service.js"
 import { RateLimitSweepLive } from "./rate-limits/sweep.js"
@@ -26,13 +29,14 @@ import { Training } from "./training/service.js"
 
 /**
  * Every domain service, for any transport (HTTP, MCP, jobs). Needs a
- * SqlClient, and the outside-world ports (PageFetcher, VideoCatalog and
- * SpeechSynthesizer from @tks/adapters), which the composition provides.
- * NotificationOutbox only writes the outbox; the job workers deliver it
- * (apps/server/src/workers.ts, with MailSender and SmsSender).
+ * SqlClient, and the outside-world ports (PageFetcher, VideoCatalog,
+ * SpeechSynthesizer and QuestionGenerator from @tks/adapters), which the
+ * composition provides. NotificationOutbox only writes the outbox; the job
+ * workers deliver it (apps/server/src/workers.ts, with MailSender and SmsSender).
  */
 export const CoreLive = Layer.mergeAll(
   Administration.Default,
+  Assigning.Default,
   Authenticator.Default,
   CompanyRoles.Default,
   ContentLibrary.Default,
@@ -53,7 +57,9 @@ export const CoreLive = Layer.mergeAll(
   Training.Default,
   MemberProgressList.Default,
   PopQuizReads.Default,
-  Learning.Default,
+  PopQuizSending.Default,
+  PopQuizLearner.Default,
   NotificationOutbox.Default,
+  Learning.Default,
   LearningQueue.Default
 )

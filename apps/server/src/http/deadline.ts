@@ -23,9 +23,15 @@ export const RequestTimeoutConfig = Config.integer(REQUEST_TIMEOUT_ENV).pipe(
  */
 export const withDeadline = (
   defaultTimeout: Duration.Duration,
-  /** Routes given longer, by exact path (narration waits on a speech provider for tens of seconds). */
-  longer: ReadonlyMap<string, Duration.Duration> = new Map()
+  /**
+   * Routes given longer, by exact path or a pattern of paths (narration waits
+   * on a speech provider for tens of seconds; assigning a lesson writes for a
+   * whole organization at once).
+   */
+  longer: ReadonlyArray<{ readonly path: string | RegExp; readonly timeout: Duration.Duration }> = []
 ) => {
+  const timeoutOf = (path: string) =>
+    longer.find((route) => (typeof route.path === "string" ? route.path === path : route.path.test(path)))?.timeout ?? defaultTimeout
   const tooSlow = (timeout: Duration.Duration) => Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     yield* Effect.logWarning("request deadline passed").pipe(
@@ -41,7 +47,7 @@ export const withDeadline = (
     app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      const timeout = longer.get(request.url.split("?")[0]!) ?? defaultTimeout
+      const timeout = timeoutOf(request.url.split("?")[0]!)
       return app.pipe(
         Effect.disconnect,
         Effect.timeoutTo({ duration: timeout, onSuccess: Effect.succeed, onTimeout: () => tooSlow(timeout) }),

@@ -23,6 +23,16 @@ export const EdgeConfig = Config.all({
 /** Narration waits for speech up to NARRATION_SPEECH_TIMEOUT_MS, then answers its own 503: its deadline is later. */
 const NARRATION_PATH = "/v1/narration/synthesize"
 
+/**
+ * Assigning a lesson to everyone writes enrollments, obligations, quizzes and
+ * outbox rows for the whole organization in one transaction (3-5 s for
+ * 20,000 people on a quiet machine, several times that under load, see
+ * docs/benchmarks.md): its deadline is 30 s (or REQUEST_TIMEOUT_MS when that
+ * is longer).
+ */
+const ASSIGNMENTS_PATH = /^\/v1\/lessons\/[^/]+\/assignments$/
+const ASSIGNMENTS_DEADLINE = Duration.seconds(30)
+
 export interface EdgeOptions {
   /** Every route the router has, for 405 `Allow` and CORS preflight. */
   readonly routes: ReadonlyArray<RouteSpec>
@@ -41,7 +51,7 @@ export interface EdgeOptions {
  * 5. error bodies: every failure and every bodiless error becomes JSON;
  * 6. path and query text check (400), 7. body size limit (413),
  * 8. wrong method on a known path (405), 9. the request deadline (503; narration's is
- *    its speech timeout plus 5 s) -- then the router.
+ *    its speech timeout plus 5 s, assigning a lesson's 30 s) -- then the router.
  */
 export const EdgeLive = (options: EdgeOptions) =>
   HttpLayerRouter.middleware(
@@ -51,10 +61,10 @@ export const EdgeLive = (options: EdgeOptions) =>
       const securityHeaders = withSecurityHeaders({ https: config.https, docsPaths: options.docsPaths })
       const bodyLimit = limitBody(config.bodyLimit)
       const wrongMethod = answerWrongMethod(allowedMethods)
-      const deadline = withDeadline(
-        config.requestTimeout,
-        new Map([[NARRATION_PATH, Duration.max(config.requestTimeout, Duration.sum(config.narration.speechTimeout, Duration.seconds(5)))]])
-      )
+      const deadline = withDeadline(config.requestTimeout, [
+        { path: NARRATION_PATH, timeout: Duration.max(config.requestTimeout, Duration.sum(config.narration.speechTimeout, Duration.seconds(5))) },
+        { path: ASSIGNMENTS_PATH, timeout: Duration.max(config.requestTimeout, ASSIGNMENTS_DEADLINE) }
+      ])
       return (
         app: Effect.Effect<HttpServerResponse.HttpServerResponse, HttpLayerRouter.unhandled>
       ): Effect.Effect<

@@ -4,6 +4,7 @@ import { Api } from "@tks/api/api"
 import { AuthenticationLive } from "./authentication.js"
 import { EdgeLive } from "./edge.js"
 import { AdministrationHandlers } from "./handlers/administration.js"
+import { AssigningHandlers } from "./handlers/assigning.js"
 import { CompanyRolesHandlers } from "./handlers/company-roles.js"
 import { ContentReviewHandlers } from "./handlers/content-review.js"
 import { ContentHandlers } from "./handlers/content.js"
@@ -41,6 +42,7 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     LessonsHandlers,
     TrainingHandlers,
     PopQuizzesHandlers,
+    AssigningHandlers,
     LearningHandlers,
     LearningQueueHandlers
   ]),

@@ -3,6 +3,7 @@ import type { Delivered } from "@tks/adapters/delivery"
 import { MailSender, type OutgoingEmail } from "@tks/adapters/mail/port"
 import { type OutgoingText, SmsSender } from "@tks/adapters/sms/port"
 import { type FetchedPage, PageFetcher, UnfetchableAddress } from "@tks/adapters/page-fetch/port"
+import { LocalQuestionGenerator } from "@tks/adapters/questions/local"
 import { LocalSpeechLive } from "@tks/adapters/speech/live"
 import { type VideoDetails, VideoCatalog, VideoUnavailable } from "@tks/adapters/video/port"
 
@@ -87,10 +88,10 @@ export const TestVideoCatalogLive = Layer.succeed(VideoCatalog, {
 
 /**
  * The ports the core services use: pages and videos answered by the doubles
- * above; speech by the real local engine (offline and deterministic, so the
- * contract tests decode what a caller gets).
+ * above; speech and quiz questions by the real local engines (offline and
+ * deterministic, so the contract tests decode what a caller gets).
  */
-export const TestAdaptersLive = Layer.mergeAll(TestPageFetcherLive, TestVideoCatalogLive, LocalSpeechLive)
+export const TestAdaptersLive = Layer.mergeAll(TestPageFetcherLive, TestVideoCatalogLive, LocalSpeechLive, LocalQuestionGenerator)
 
 /** Every email and text the test server's workers delivered, in order (to show who was told what). */
 export const sentEmails: Array<OutgoingEmail> = []

@@ -72,7 +72,7 @@ const matrixOf = (organization: OrgFixtureInput, keys: Record<InOrganization, st
   })
 
 /** Runs `make` once per test file (each file has its own database) and shares its result among the file's tests. */
-const once = <A, E, R>(make: Effect.Effect<A, E, R>) => {
+export const once = <A, E, R>(make: Effect.Effect<A, E, R>) => {
   let made: A | undefined
   return Effect.suspend(() =>
     made !== undefined ? Effect.succeed(made) : make.pipe(Effect.tap((value) => Effect.sync(() => (made = value))))

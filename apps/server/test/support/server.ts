@@ -21,9 +21,9 @@ import type { SmsSender } from "@tks/adapters/sms/port"
 
 /**
  * The job workers, as the server runs them, with the deterministic test
- * extractor (packages/core/test/support/test-extractor.ts), the local
- * (deterministic) question generator and a short poll, so a contract test can
- * poll GET /v1/content/{id} until it is COMPLETED, or a quiz until it is READY.
+ * extractor (packages/core/test/support/test-extractor.ts), the server's
+ * question generator (below) and a short poll, so a contract test can poll
+ * GET /v1/content/{id} until it is COMPLETED, or a quiz until it is READY.
  */
 const TestWorkersLive = workersLayer({
   enabled: true,
@@ -33,7 +33,7 @@ const TestWorkersLive = workersLayer({
   leaseMs: 10_000,
   retryBaseMs: 50,
   stageDelayMs: 0
-}).pipe(Layer.provide(Layer.merge(TestExtractorLive, LocalQuestionGenerator)))
+}).pipe(Layer.provide(TestExtractorLive))
 
 /**
  * The real server (every route, the real middleware, the job workers) on a
@@ -47,7 +47,8 @@ export const testServerWith = <E, E2 = never>(
 ) =>
   HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default, TestWorkersLive)),
-    Layer.provideMerge(Layer.merge(adapters, messaging)),
+    // Quiz questions from the local (deterministic) generator, unless `adapters` brings its own.
+    Layer.provideMerge(Layer.mergeAll(LocalQuestionGenerator, adapters, messaging)),
     Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(FetchHttpClient.layer),
     Layer.provideMerge(TestDatabaseLive),

@@ -7,6 +7,7 @@ import { policies } from "@tks/domain/policies"
 import { QuizResult } from "@tks/domain/quiz"
 import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
+import { answerPopQuiz, startPopQuiz } from "./pop-quiz-learner.js"
 
 // Re-annotating a schema drops its identifier, so it is given again to keep the named component.
 const EnrollmentCreated = LearnerEnrollment.annotations(HttpApiSchema.annotations({ status: 201, identifier: "LearnerEnrollment" }))
@@ -15,7 +16,8 @@ const AttemptScored = QuizResult.annotations(HttpApiSchema.annotations({ status:
 /**
  * The learner's own acts, which SPEC does not show and without which nothing
  * ever moves to completed: start a lesson, read the quiz prepared for the
- * enrollment, submit answers. Always the caller's own records.
+ * enrollment, submit answers; start and answer a pop quiz sent to them.
+ * Always the caller's own records.
  */
 export class LearningGroup extends HttpApiGroup.make("learning")
   .add(
@@ -61,4 +63,6 @@ export class LearningGroup extends HttpApiGroup.make("learning")
       )
       .pipe(requires(policies.learner.submitQuiz))
   )
+  .add(startPopQuiz)
+  .add(answerPopQuiz)
   .middleware(Authentication) {}

@@ -1,7 +1,8 @@
+import { planDifficulties, popQuizPrompt, popQuizTitle } from "@tks/domain/pop-quiz-send"
 import { canRead, type Reader } from "@tks/domain/visibility"
 import { newId } from "../shared/ids.js"
 import { fixedQuestions, fixtureGenerator, storedQuestions } from "./plan-questions.js"
-import { difficultiesOf, earliest, latest, notBefore } from "./plan-training-rules.js"
+import { earliest, latest, notBefore } from "./plan-training-rules.js"
 import type { PlanContext, Row } from "./plan-types.js"
 
 /**
@@ -14,7 +15,7 @@ import type { PlanContext, Row } from "./plan-types.js"
 export const planPopQuizzes = (ctx: PlanContext) => {
   const { fixture, keys, organizationId: org_id, now, at } = ctx
   const contentOf = new Map(fixture.content.map((record) => [record.key, record]))
-  const allowed = difficultiesOf[fixture.organization.plan]
+  const allowed = planDifficulties[fixture.organization.plan]
   // A reader's teams by team key: the content's teams are keys too.
   const teamsOf = new Map<string, Array<string>>()
   for (const team of fixture.teams) for (const member of team.members) teamsOf.set(member.person, [...(teamsOf.get(member.person) ?? []), team.key])
@@ -46,8 +47,8 @@ export const planPopQuizzes = (ctx: PlanContext) => {
       org_id,
       id,
       content_id: contentId,
-      title: quiz.title ?? `Pop quiz: ${title}`,
-      prompt: quiz.prompt ?? `Answer a few questions about "${title}".`,
+      title: quiz.title ?? popQuizTitle(title),
+      prompt: quiz.prompt ?? popQuizPrompt(title),
       difficulty: quiz.difficulty,
       due_date: quiz.dueDate,
       sent_by: quiz.sentBy === undefined ? null : keys.ref("person", quiz.sentBy, `${path}.sentBy`) ?? null,

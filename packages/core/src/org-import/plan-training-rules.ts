@@ -1,4 +1,3 @@
-import type { Plan } from "@tks/domain/roles"
 import type { Keys } from "./keys.js"
 
 const given = (dates: ReadonlyArray<Date | null | undefined>): Array<number> =>
@@ -16,13 +15,6 @@ export const latest = (dates: ReadonlyArray<Date | null | undefined>): Date => n
 /** Records a problem at `path` when `date` is before `other` (named `otherName` in the message). */
 export const notBefore = (keys: Keys, path: string, date: Date | null, otherName: string, other: Date): void => {
   if (date !== null && date < other) keys.problem(path, `${date.toISOString()} is before ${otherName} (${other.toISOString()})`)
-}
-
-/** The pop-quiz difficulties each plan includes (DOMAIN "Organization"). */
-export const difficultiesOf: Record<Plan, ReadonlyArray<string>> = {
-  starter: ["SIMPLE", "MODERATE"],
-  pro: ["SIMPLE", "MODERATE", "CHALLENGING"],
-  enterprise: ["SIMPLE", "MODERATE", "CHALLENGING", "ADVANCED"]
 }
 
 /**

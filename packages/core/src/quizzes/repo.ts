@@ -2,8 +2,9 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { QuestionChapter, QuestionItem } from "@tks/adapters/questions/port"
 import type { OrganizationId } from "@tks/domain/ids"
-import type { QuizDifficulty, QuizStatus, StoredQuestion } from "@tks/domain/quiz"
+import type { QuizDifficulty, QuizStatus } from "@tks/domain/quiz"
 import { itemLive } from "../knowledge/access.js"
+import { questionWrites } from "./question-writes.js"
 
 /** What preparing one enrollment's quiz reads: the quiz row and the lesson's material. */
 export interface QuizMaterial {
@@ -92,23 +93,7 @@ export class QuizzesRepo extends Effect.Service<QuizzesRepo>()("@tks/core/Quizze
         )
       )
 
-    const markReady = (orgId: OrganizationId, enrollmentId: string, questions: ReadonlyArray<StoredQuestion>, generator: string) =>
-      sql`
-        UPDATE enrollment_quizzes SET status = 'READY', questions = ${JSON.stringify(questions)}::jsonb,
-          generator = ${generator}, failure_reason = NULL, ready_at = now()
-        WHERE org_id = ${orgId} AND enrollment_id = ${enrollmentId} AND status <> 'READY'`
-
-    const markFailed = (orgId: OrganizationId, enrollmentId: string, reason: string) =>
-      sql`
-        UPDATE enrollment_quizzes SET status = 'FAILED', failure_reason = ${reason}
-        WHERE org_id = ${orgId} AND enrollment_id = ${enrollmentId} AND status <> 'READY'`.pipe(Effect.asVoid)
-
-    /** A FAILED quiz back to PENDING (a learner starting the lesson again); true when it was FAILED. */
-    const retryFailed = (orgId: OrganizationId, enrollmentId: string) =>
-      sql<{ enrollment_id: string }>`
-        UPDATE enrollment_quizzes SET status = 'PENDING', failure_reason = NULL
-        WHERE org_id = ${orgId} AND enrollment_id = ${enrollmentId} AND status = 'FAILED'
-        RETURNING enrollment_id`.pipe(Effect.map((rows) => rows.length > 0))
+    const { markReady, markFailed, retryFailed } = questionWrites(sql, { table: "enrollment_quizzes", key: "enrollment_id", status: "status" })
 
     return { insertPending, material, markReady, markFailed, retryFailed } as const
   })

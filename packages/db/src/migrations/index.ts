@@ -7,6 +7,7 @@ import narration from "./0004_narration.js"
 import training from "./0005_training.js"
 import notifications from "./0006_notifications.js"
 import trainingReads from "./0007_training_reads.js"
+import obligationComputedDue from "./0008_obligation_computed_due.js"
 import lessonTopics from "./0009_lesson_topics.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
@@ -18,6 +19,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0005_training": training,
   "0006_notifications": notifications,
   "0007_training_reads": trainingReads,
-  // 0008 is taken by the computed due dates of obligations (branch wt/assign).
+  "0008_obligation_computed_due": obligationComputedDue,
   "0009_lesson_topics": lessonTopics
 }

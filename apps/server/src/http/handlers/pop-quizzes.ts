@@ -1,14 +1,18 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
+import { PopQuizSending } from "@tks/core/pop-quizzes/send"
 import { PopQuizReads } from "@tks/core/pop-quizzes/service"
 import { PopQuizId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
+import { withRateLimitHeaders } from "../rate-limit.js"
 
 export const PopQuizzesHandlers = HttpApiBuilder.group(Api, "popQuizzes", (handlers) =>
   Effect.gen(function*() {
     const reads = yield* PopQuizReads
+    const sending = yield* PopQuizSending
     return handlers
       .handle("list", ({ urlParams }) => asCaller((access) => reads.list(access, urlParams)))
+      .handle("send", ({ payload }) => asCaller((access) => sending.send(access, payload, withRateLimitHeaders)))
       .handle("get", ({ path }) => asCaller((access) => reads.get(access, PopQuizId.make(path.id))))
   }))

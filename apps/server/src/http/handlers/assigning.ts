@@ -1,0 +1,24 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "@tks/api/api"
+import { Assigning } from "@tks/core/assigning/service"
+import { asCaller } from "../as-caller.js"
+import { withRateLimitHeaders } from "../rate-limit.js"
+
+export const AssigningHandlers = HttpApiBuilder.group(Api, "assigning", (handlers) =>
+  Effect.gen(function*() {
+    const assigning = yield* Assigning
+    return handlers
+      .handle("assign", ({ path, payload }) => asCaller((access) => assigning.assign(access, path.id, payload, withRateLimitHeaders)))
+      .handle("unassign", ({ path, payload }) => asCaller((access) => assigning.unassign(access, path.id, payload, withRateLimitHeaders)))
+      .handle("setRetrainingPolicy", ({ path, payload }) =>
+        asCaller((access) => assigning.setRetrainingPolicy(access, path.id, payload, withRateLimitHeaders)))
+      .handle("createKnowledgeObligation", ({ payload }) =>
+        asCaller((access) => assigning.createKnowledgeObligation(access, payload, withRateLimitHeaders)))
+      .handle("assignRetraining", ({ payload }) => asCaller((access) => assigning.assignRetraining(access, payload, withRateLimitHeaders)))
+      .handle("waive", ({ path, payload }) => asCaller((access) => assigning.waive(access, path.id, payload, withRateLimitHeaders)))
+      .handle("cancel", ({ path, payload }) => asCaller((access) => assigning.cancel(access, path.id, payload, withRateLimitHeaders)))
+      .handle("setDueDate", ({ path, payload }) => asCaller((access) => assigning.setDueDate(access, path.id, payload, withRateLimitHeaders)))
+      .handle("confirmReview", ({ path, payload }) =>
+        asCaller((access) => assigning.confirmReview(access, path.id, payload, withRateLimitHeaders)))
+  }))

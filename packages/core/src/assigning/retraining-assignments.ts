@@ -1,0 +1,77 @@
+import { Effect } from "effect"
+import type { RetrainingAssignmentRequest } from "@tks/domain/assigning"
+import { dueInDays, initialDue } from "@tks/domain/due-date"
+import { OrganizationId } from "@tks/domain/ids"
+import { mergeAssignment, type Obligation } from "@tks/domain/obligation"
+import type { Access } from "@tks/domain/policy"
+import { newId } from "../shared/ids.js"
+import { isoOrNull } from "../shared/time.js"
+import { admitNamed } from "./admission.js"
+import { lessonActs } from "./lesson-acts.js"
+import { dueColumns, dueOf, type ObligationRow, obligationView } from "./obligation-rows.js"
+import { noSuchLesson, personalLesson } from "./refusals.js"
+
+/**
+ * POST /v1/retraining-assignments (SPEC 4.6), one transaction: the person
+ * (known, in reach, able to take the lesson) is enrolled again unless they
+ * have the lesson in progress (their quiz prepared), owes it again with a
+ * due date `dueDays` from now, merged into an active lesson obligation
+ * where there is one, and is told. A single-person lesson cannot be
+ * retrained (400).
+ */
+export const makeAssignRetraining = Effect.gen(function*() {
+  const { enrollWithQuizzes, obligations, outbox, people, sql } = yield* lessonActs
+
+  return (access: Access, body: RetrainingAssignmentRequest) =>
+    sql.withTransaction(Effect.gen(function*() {
+      const { actor } = access
+      const orgId = OrganizationId.make(actor.organizationId)
+      const lesson = yield* people.lockLesson(access, body.lessonId)
+      if (lesson === undefined) return yield* noSuchLesson()
+      if (lesson.personal_for_user_id !== null) return yield* personalLesson("be retrained")
+      yield* admitNamed(access, yield* people.named(access, [body.userId], lesson.id), "can-take-lesson")
+
+      yield* enrollWithQuizzes({ orgId, lessonId: lesson.id, userIds: [body.userId], assignedBy: actor.userId })
+
+      const asked = { required: true, due: dueInDays(body.dueDays, "assignment", lesson.now) }
+      const reason = body.reason ?? null
+      const [active] = yield* obligations.lockActive(orgId, "lesson", lesson.id, [body.userId])
+      let owed: ObligationRow
+      if (active !== undefined) {
+        const merged = mergeAssignment({ required: active.required, due: dueOf(active) }, asked)
+        yield* obligations.saveMerged(orgId, [{
+          id: active.id,
+          required: merged.required,
+          due: merged.due,
+          reason,
+          retrainingResetsClock: body.retrainingResetsClock
+        }])
+        owed = { ...active, required: merged.required, ...dueColumns(merged.due) }
+      } else {
+        const id = newId("obligation")
+        const due = initialDue(asked.due)
+        yield* obligations.insert(orgId, {
+          itemType: "lesson",
+          itemId: lesson.id,
+          kind: "retraining",
+          required: true,
+          due,
+          reason,
+          assignedBy: actor.userId,
+          retrainingResetsClock: body.retrainingResetsClock
+        }, [{ id, userId: body.userId }])
+        // The row written (or, had another writer got there first, the active one it left).
+        const [written] = yield* obligations.lockActive(orgId, "lesson", lesson.id, [body.userId])
+        if (written === undefined) return yield* Effect.dieMessage("the retraining obligation was neither written nor found")
+        owed = written
+      }
+
+      yield* outbox.tell({
+        orgId,
+        userIds: [body.userId],
+        notice: { _tag: "RetrainingAssigned", lessonId: lesson.id, title: lesson.title, dueDate: isoOrNull(owed.due_date), reason }
+      })
+      const view: Obligation = obligationView(owed)
+      return view
+    }))
+})

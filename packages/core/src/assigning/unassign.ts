@@ -1,0 +1,59 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { UnassignRequest, UnassignResult } from "@tks/domain/assigning"
+import { Forbidden } from "@tks/domain/errors"
+import { unassignCancels } from "@tks/domain/obligation"
+import type { Access } from "@tks/domain/policy"
+import { admitNamed, distinct } from "./admission.js"
+import { EnrollmentsRepo } from "./enrollments-repo.js"
+import { ObligationsRepo } from "./obligations-repo.js"
+import { AssigningPeopleRepo } from "./people-repo.js"
+import { idList } from "./reach.js"
+import { noSuchLesson, notInProgress } from "./refusals.js"
+
+/** Kept on the obligations an unassignment cancels. */
+export const unassignReason = "Unassigned: the lesson was taken back"
+
+/**
+ * POST /v1/lessons/{id}/unassign (SPEC 4.6, 3.1), one transaction: the
+ * named people's enrollments in progress are removed with their progress
+ * and their active obligation on the lesson cancelled; completed
+ * enrollments stay. 400 when none of them has it in progress; 403 when the
+ * caller is not an organization admin and the lesson is required of one of
+ * them (an active required obligation), and then nothing changes.
+ */
+export const makeUnassign = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const people = yield* AssigningPeopleRepo
+  const enrollments = yield* EnrollmentsRepo
+  const obligations = yield* ObligationsRepo
+
+  return (access: Access, lessonId: string, body: UnassignRequest) =>
+    sql.withTransaction(Effect.gen(function*() {
+      const orgId = access.actor.organizationId
+      const lesson = yield* people.lockLesson(access, lessonId)
+      if (lesson === undefined) return yield* noSuchLesson()
+      const userIds = distinct(body.userIds)
+      yield* admitNamed(access, yield* people.named(access, userIds, null), "any")
+
+      const inProgress = yield* enrollments.inProgress(orgId, lesson.id, userIds)
+      if (inProgress.size === 0) return yield* notInProgress()
+      const active = yield* obligations.lockActive(orgId, "lesson", lesson.id, [...inProgress])
+      const cancelled = active.filter((row) => unassignCancels(row, inProgress.has(row.user_id)))
+      const required = cancelled.filter((row) => row.required).map((row) => row.user_id)
+      if (access.reach !== "organization" && required.length > 0) {
+        return yield* new Forbidden({
+          message: `Only an organization admin may take back a lesson that is required of someone; it is required of ${idList(required)}. Nothing was changed.`
+        })
+      }
+
+      const removed = yield* enrollments.removeInProgress(orgId, lesson.id, [...inProgress])
+      yield* obligations.end(orgId, cancelled.map((row) => row.id), {
+        status: "cancelled",
+        reason: unassignReason,
+        endedBy: access.actor.userId
+      })
+      const result: UnassignResult = { lessonId: lesson.id, title: lesson.title, removedCount: removed.length }
+      return result
+    }))
+})

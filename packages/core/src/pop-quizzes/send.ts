@@ -1,0 +1,137 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { QuestionGenerator } from "@tks/adapters/questions/port"
+import { parseOffsetDateTime } from "@tks/domain/due-date"
+import { OrganizationId } from "@tks/domain/ids"
+import type { Access } from "@tks/domain/policy"
+import { planIncludes, type PopQuizRequest, type PopQuizSent, popQuizPrompt, popQuizTitle } from "@tks/domain/pop-quiz-send"
+import { defaultQuizDifficulty } from "@tks/domain/quiz"
+import { admitAudience } from "../assigning/admission.js"
+import { AssigningPeopleRepo } from "../assigning/people-repo.js"
+import { JobsRepo } from "../jobs/repo.js"
+import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
+import { SpecRules } from "../rate-limits/rules.js"
+import { RateLimiter } from "../rate-limits/service.js"
+import { newId } from "../shared/ids.js"
+import { Links } from "../shared/links.js"
+import { iso } from "../shared/time.js"
+import { generateQuestions } from "./generate.js"
+import { PopQuizMaterial } from "./material.js"
+import { PopQuizSendRepo } from "./send-repo.js"
+import {
+  cannotSeeContent,
+  difficultyNotInPlan,
+  dueDateNotInFuture,
+  generationFailed,
+  nobodyToQuiz,
+  unknownContent
+} from "./send-refusals.js"
+
+/** SPEC 8: 30 calls a minute and 300 an hour per access token, like each assigning route. */
+const limit = SpecRules.assigning("pop-quizzes")
+
+/**
+ * POST /v1/pop-quizzes (SPEC 4.6), for organization admins
+ * (`policies.popQuizzes.send`). In order, each refusal before anything is
+ * written:
+ *
+ * 1. the route's rate limit (429);
+ * 2. the content: published and of this organization (else 400
+ *    UNKNOWN_CONTENT); the due date in the future and the difficulty in the
+ *    organization's plan (400);
+ * 3. the audience, with the assigning acts' own checks (admission.ts: 400
+ *    Unknown teamId, UNKNOWN_USER, PERSON_DEACTIVATED for a named person who
+ *    left); everyone active in it is reached (people who left are quietly
+ *    left out with everyone and teams), nobody is 400, and everyone reached
+ *    must be able to see the content, else 400 naming who;
+ * 4. "questions can be started": the content has something to ask about and
+ *    the generator writes a question on it (one question, seeded by the
+ *    quiz, thrown away): else 503 POP_QUIZ_GENERATION_FAILED with nothing
+ *    created. It runs outside any transaction: an LLM may take seconds;
+ * 5. one transaction: the quiz, a recipient row per person (questions
+ *    PENDING) and a "pop-quiz.prepare" job each (preparation.ts writes their
+ *    questions and tells them).
+ */
+export class PopQuizSending extends Effect.Service<PopQuizSending>()("@tks/core/PopQuizSending", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const limiter = yield* RateLimiter
+    const repo = yield* PopQuizSendRepo
+    const people = yield* AssigningPeopleRepo
+    const material = yield* PopQuizMaterial
+    const generator = yield* QuestionGenerator
+    const jobs = yield* JobsRepo
+    const links = yield* Links
+
+    /** Whether questions can be written on the content now; the failure is the 503. */
+    const probe = Effect.fn("PopQuizSending.probe")(function*(
+      orgId: OrganizationId,
+      contentId: string,
+      quizId: string,
+      body: PopQuizRequest
+    ) {
+      const found = yield* material.of(orgId, contentId)
+      if (found === undefined) return yield* generationFailed("the content is gone")
+      yield* generateQuestions(generator, found, { difficulty: body.difficulty ?? defaultQuizDifficulty, count: 1, seed: quizId }).pipe(
+        Effect.mapError((error) => generationFailed(error.reason))
+      )
+    })
+
+    const send = (access: Access, body: PopQuizRequest) =>
+      Effect.gen(function*() {
+        const orgId = OrganizationId.make(access.actor.organizationId)
+        const content = yield* repo.subject(access.actor, body.contentId)
+        if (content === undefined) return yield* unknownContent()
+        const dueDate = parseOffsetDateTime(body.dueDate)
+        if (dueDate === undefined || dueDate <= content.now) return yield* dueDateNotInFuture(body)
+        const difficulty = body.difficulty ?? defaultQuizDifficulty
+        if (!planIncludes(content.plan, difficulty)) return yield* difficultyNotInPlan(content.plan, difficulty)
+
+        const audience = yield* admitAudience(people, access, body, { lessonId: null, rule: "active" })
+        const reached = yield* repo.reached(orgId, content.id, audience)
+        if (reached.length === 0) return yield* nobodyToQuiz()
+        const blind = reached.filter((row) => !row.can_see).map((row) => row.user_id)
+        if (blind.length > 0) return yield* cannotSeeContent(blind)
+
+        const id = newId("popQuiz")
+        yield* probe(orgId, content.id, id, body)
+
+        const title = popQuizTitle(content.title)
+        const userIds = reached.map((row) => row.user_id)
+        yield* sql.withTransaction(Effect.gen(function*() {
+          const recipientIds = yield* repo.insert({
+            orgId,
+            id,
+            contentId: content.id,
+            title,
+            prompt: popQuizPrompt(content.title),
+            difficulty,
+            dueDate,
+            sentBy: access.actor.userId,
+            recipientIds: userIds.map(() => newId("popQuizRecipient")),
+            userIds
+          })
+          yield* jobs.enqueueMany({ orgId, kind: "pop-quiz.prepare", subjectIds: recipientIds })
+        }))
+        const sent: PopQuizSent = { id, title, dueDate: iso(dueDate), url: links.popQuiz(id) }
+        return sent
+      })
+
+    return {
+      /** The route's limit first: a refused call (429) does nothing. */
+      send: (access: Access, body: PopQuizRequest, report: ReportLimit = reportNothing) =>
+        report(limiter.consume(limit, { organizationId: access.actor.organizationId, key: access.actor.tokenId })).pipe(
+          Effect.zipRight(send(access, body)),
+          Effect.withSpan("PopQuizSending.send")
+        )
+    } as const
+  }),
+  dependencies: [
+    RateLimiter.Default,
+    PopQuizSendRepo.Default,
+    AssigningPeopleRepo.Default,
+    PopQuizMaterial.Default,
+    JobsRepo.Default,
+    Links.Default
+  ]
+}) {}
