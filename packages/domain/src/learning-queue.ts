@@ -52,9 +52,6 @@ export const ASSIGNED_WORK = "Assigned"
 export const masteryBelow = (mastery: MasteryLevel, expected: MasteryLevel | null): boolean =>
   expected !== null && masteryRank[mastery] < masteryRank[expected]
 
-/** The lower of two mastery levels (an entry standing for several topics is as far along as its least-known one). */
-export const lowerMastery = (a: MasteryLevel, b: MasteryLevel): MasteryLevel => (masteryRank[a] <= masteryRank[b] ? a : b)
-
 /**
  * The mastery a duty expects (DOMAIN): MASTERED for RESPONSIBLE and
  * ACCOUNTABLE, PARTIAL for CONSULTED and INFORMED; a holder of the role above
