@@ -55,6 +55,13 @@ describe("the words of a notice (email and text)", () => {
     expect(renderText(every[5]!, links)).toBe("Pop quiz ready: \"Fire exits\", due 30 Nov 2026. https://tks.acme.test/v1/pop-quizzes/pq_1")
   })
 
+  it("a pop quiz titled by the service (\"Pop quiz: <content>\") is named by its content, not as \"Pop quiz ready: Pop quiz: ...\"", () => {
+    const notice: Notice = { _tag: "PopQuizReady", popQuizId: "pq_1", title: "Pop quiz: Fire exits", dueDate: "2026-11-30T00:00:00.000Z" }
+    expect(renderEmail(notice, "Ava", links).subject).toBe("Pop quiz ready: Fire exits")
+    expect(renderEmail(notice, "Ava", links).text).toContain("Your pop quiz \"Fire exits\" is ready.")
+    expect(renderText(notice, links)).toBe("Pop quiz ready: \"Fire exits\", due 30 Nov 2026. https://tks.acme.test/v1/pop-quizzes/pq_1")
+  })
+
   it("a title with line breaks stays on one line in the subject", () => {
     expect(renderEmail({ ...every[0]!, title: "Forklift\r\nsafety" } as Notice, "Ava", links).subject).toBe("New training: Forklift safety")
   })

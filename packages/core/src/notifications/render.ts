@@ -86,11 +86,18 @@ export const renderEmail = (notice: Notice, name: string, links: NoticeLinks): R
       }
     case "PopQuizReady":
       return {
-        subject: `Pop quiz ready: ${title}`,
-        text: letter(name, [`Your pop quiz "${title}" is ready. ${dueSentence(notice.dueDate, "it")}`, `Open the quiz: ${link}`])
+        subject: `Pop quiz ready: ${quizName(title)}`,
+        text: letter(name, [`Your pop quiz "${quizName(title)}" is ready. ${dueSentence(notice.dueDate, "it")}`, `Open the quiz: ${link}`])
       }
   }
 }
+
+/**
+ * A pop quiz's title without the "Pop quiz: " the service puts before the
+ * content's title (pop-quiz-send.ts): the sentences around it already say
+ * so, and "Pop quiz ready: Pop quiz: Fire exits" reads as a stutter.
+ */
+const quizName = (title: string): string => title.replace(/^pop quiz:\s*/i, "") || title
 
 /** `make(title)`, with the title shortened ("...") as far as needed to fit one SMS. */
 const fitted = (title: string, make: (title: string) => string): string => {
@@ -117,6 +124,6 @@ export const renderText = (notice: Notice, links: NoticeLinks): string => {
     case "DueDateChanged":
       return fitted(title, (t) => notice.dueDate === null ? `"${t}" no longer has a due date. ${link}` : `"${t}" is now due ${formatDue(notice.dueDate, true)}. ${link}`)
     case "PopQuizReady":
-      return fitted(title, (t) => `Pop quiz ready: "${t}"${due(notice.dueDate)}. ${link}`)
+      return fitted(quizName(title), (t) => `Pop quiz ready: "${t}"${due(notice.dueDate)}. ${link}`)
   }
 }
