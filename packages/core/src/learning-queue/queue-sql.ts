@@ -135,8 +135,9 @@ export const queueFacts = (sql: SqlClient.SqlClient, { now, orgId, reader, userI
     ),
     -- Each lesson an entry may start from, once, with its preference as text that sorts like it: owed, else
     -- enrolled, else the newest (then the id); the lesson's id last. One object, so each topic looks its
-    -- lessons up by key instead of joining (see above).
-    lesson_preference AS (
+    -- lessons up by key instead of joining (see above). MATERIALIZED: fact 4 reads it twice (its SELECT list and
+    -- WHERE), and inlined it was built twice (~3 ms).
+    lesson_preference AS MATERIALIZED (
       SELECT jsonb_object_agg(l.id,
         CASE WHEN l.id IN (SELECT item_id FROM obligation WHERE item_type = 'lesson') THEN '1' ELSE '0' END
         || CASE WHEN l.id IN (SELECT lesson_id FROM enrollment) THEN '1' ELSE '0' END
