@@ -9,6 +9,7 @@ import notifications from "./0006_notifications.js"
 import trainingReads from "./0007_training_reads.js"
 import obligationComputedDue from "./0008_obligation_computed_due.js"
 import lessonTopics from "./0009_lesson_topics.js"
+import learningQueueSpeed from "./0010_learning_queue_speed.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -20,5 +21,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0006_notifications": notifications,
   "0007_training_reads": trainingReads,
   "0008_obligation_computed_due": obligationComputedDue,
-  "0009_lesson_topics": lessonTopics
+  "0009_lesson_topics": lessonTopics,
+  "0010_learning_queue_speed": learningQueueSpeed
 }
