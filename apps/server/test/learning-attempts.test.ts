@@ -131,6 +131,15 @@ layer(TestServerLive, { excludeTestServices: true })("POST /v1/me/enrollments/{i
         expect((yield* obligationRow(result.ids.obligations.codyLoading!))?.status).toBe("completed")
         expect((yield* obligationRow(result.ids.obligations.codyInspection!))?.status).toBe("active")
       }))
+
+    it.effect("leave a topic obligation active when the person holds its INFORMED duty at a tier senior to the duty's MIN_TIER (MASTERED expected)", () =>
+      Effect.gen(function*() {
+        const { result, token } = yield* setup
+        const response = yield* submitAnswers(result.ids.enrollments.sidForklift!, token("sid"), { answers: forkliftAnswers(0) })
+        expect(response.json).toMatchObject({ score: 0 })
+        expect((yield* masteryOf(result.ids.people.sid!, result.ids.topics.loading!)).level).toBe("PARTIAL")
+        expect((yield* obligationRow(result.ids.obligations.sidLoading!))?.status).toBe("active")
+      }))
   })
 
   describe("refusals change nothing", () => {

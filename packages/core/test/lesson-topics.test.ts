@@ -4,6 +4,7 @@ import { Effect, Layer } from "effect"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { FixtureImporter } from "../src/org-import/importer.js"
 import type { ImportResult, OrgFixtureInput } from "../src/org-import/schema.js"
+import { doc, evidencedItem, importOnce } from "./support/coverage.js"
 
 /**
  * `lesson_topics` (migration 0009): a lesson covers a topic while one of its
@@ -11,14 +12,6 @@ import type { ImportResult, OrgFixtureInput } from "../src/org-import/schema.js"
  * triggers on evidence, lesson_content and items whoever writes them.
  */
 const TestLayer = FixtureImporter.Default.pipe(Layer.provideMerge(TestDatabaseLive))
-
-const doc = (key: string) => ({ key, title: key, chapters: [{ text: `${key} text` }] })
-const item = (key: string, content: ReadonlyArray<string>) => ({
-  key,
-  name: key,
-  kind: "fact" as const,
-  evidence: content.map((c) => ({ content: c, quote: key }))
-})
 
 const fixture: OrgFixtureInput = {
   organization: { name: "Coverage" },
@@ -28,9 +21,9 @@ const fixture: OrgFixtureInput = {
     category: "operations",
     name: "S",
     topics: [
-      { key: "t1", name: "T1", items: [item("i1", ["cA"]), item("i2", ["cB"])] },
-      { key: "t2", name: "T2", items: [item("i3", ["cB"])] },
-      { key: "t3", name: "T3", items: [item("i4", ["cC"])] }
+      { key: "t1", name: "T1", items: [evidencedItem("i1", ["cA"]), evidencedItem("i2", ["cB"])] },
+      { key: "t2", name: "T2", items: [evidencedItem("i3", ["cB"])] },
+      { key: "t3", name: "T3", items: [evidencedItem("i4", ["cC"])] }
     ]
   }],
   lessons: [
@@ -40,13 +33,7 @@ const fixture: OrgFixtureInput = {
   ]
 }
 
-let imported: ImportResult | undefined
-const setup = Effect.suspend(() =>
-  imported !== undefined ? Effect.succeed(imported) : Effect.flatMap(FixtureImporter, (importer) => importer.importOrganization(fixture)).pipe(
-    Effect.orDie,
-    Effect.tap((result) => Effect.sync(() => (imported = result)))
-  )
-)
+const setup = importOnce(fixture)
 
 /** The pairs as "lesson topic" keys, sorted. */
 const pairs = (result: ImportResult) =>

@@ -20,6 +20,10 @@ import type { OrgFixtureInput } from "../src/org-import/schema.js"
  * - Cody: Forklift safety in progress (READY quiz), CONSULTED on Loading with
  *   a knowledge obligation on it (expects PARTIAL), and a topic obligation
  *   on inspection (no duty).
+ * - Sid: Forklift safety in progress (READY quiz); a Driver at Senior, whose
+ *   role holds an INFORMED duty on Loading for Junior and above (MIN_TIER:
+ *   Sid is senior to it, so MASTERED is expected), and a topic obligation on
+ *   Loading.
  */
 const chapterOne =
   "Every driver inspects the forklift before each shift. The inspection checklist has 12 points. A damaged forklift must be tagged out and reported to the supervisor."
@@ -89,8 +93,16 @@ export const learning: OrgFixtureInput = {
   people: [
     { key: "lea", name: "Lea Learner", email: "lea@warehouse.test", role: "viewer", tokenScopes: [] },
     { key: "max", name: "Max Miss", email: "max@warehouse.test", role: "viewer", tokenScopes: [] },
-    { key: "cody", name: "Cody Consulted", email: "cody@warehouse.test", role: "viewer", tokenScopes: [] }
+    { key: "cody", name: "Cody Consulted", email: "cody@warehouse.test", role: "viewer", tokenScopes: [] },
+    { key: "sid", name: "Sid Senior", email: "sid@warehouse.test", role: "viewer", tokenScopes: [] }
   ],
+  // Sid drives at Senior; the role's INFORMED duty on loading asks for Junior at least, so Sid is senior to it.
+  companyRoles: [{
+    key: "driver",
+    name: "Driver",
+    tiers: [{ key: "junior", label: "Junior" }, { key: "senior", label: "Senior" }],
+    members: [{ person: "sid", tier: "senior" }]
+  }],
   spaces: [{
     key: "warehouse",
     category: "operations",
@@ -133,7 +145,10 @@ export const learning: OrgFixtureInput = {
     { key: "leaOwn", title: "Lea's own lesson", status: "closed", personalFor: "lea", content: ["forkliftGuide"] },
     { key: "empty", title: "Empty lesson" }
   ],
-  duties: [{ holder: { person: "cody" }, raci: "CONSULTED", entity: { topic: "loading" } }],
+  duties: [
+    { holder: { person: "cody" }, raci: "CONSULTED", entity: { topic: "loading" } },
+    { holder: { role: "driver" }, raci: "INFORMED", entity: { topic: "loading" }, tier: { qualifier: "MIN_TIER", tier: "junior" } }
+  ],
   retrainingPolicies: [{ lesson: "forklift", intervalDays: 180 }],
   mastery: [
     { person: "lea", topic: "loading", level: "PARTIAL", provenAt: "2026-01-05T09:00:00.000Z" },
@@ -152,7 +167,8 @@ export const learning: OrgFixtureInput = {
     },
     { key: "leaEmpty", person: "lea", lesson: "empty" },
     { key: "maxForklift", person: "max", lesson: "forklift", quiz: readyQuiz },
-    { key: "codyForklift", person: "cody", lesson: "forklift", quiz: readyQuiz }
+    { key: "codyForklift", person: "cody", lesson: "forklift", quiz: readyQuiz },
+    { key: "sidForklift", person: "sid", lesson: "forklift", quiz: readyQuiz }
   ],
   obligations: [
     { key: "leaLesson", person: "lea", lesson: "forklift", dueDate: "2030-01-01T00:00:00.000Z" },
@@ -161,6 +177,7 @@ export const learning: OrgFixtureInput = {
     { key: "leaParking", person: "lea", topic: "parking" },
     { key: "maxLesson", person: "max", lesson: "forklift" },
     { key: "codyLoading", person: "cody", topic: "loading" },
-    { key: "codyInspection", person: "cody", topic: "inspection" }
+    { key: "codyInspection", person: "cody", topic: "inspection" },
+    { key: "sidLoading", person: "sid", topic: "loading" }
   ]
 }

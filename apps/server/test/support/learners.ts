@@ -11,7 +11,7 @@ import { raw } from "./server.js"
  * back from the database.
  */
 export const learnersOnce = Effect.map(callerMatrixOnce(learning), (matrix) => {
-  const token = (key: "lea" | "max" | "cody") => {
+  const token = (key: "lea" | "max" | "cody" | "sid") => {
     const value = matrix.result.tokens[key]
     if (value === undefined) throw new Error(`no token for ${key}`)
     return value

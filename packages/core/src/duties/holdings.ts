@@ -74,10 +74,7 @@ export const heldDuties = (sql: Sql, { orgId, userId }: Holder): Fragment =>
 
 /**
  * The topics the duties of the CTE `held` (shaped as `heldDuties`) reach:
- * one row per duty and topic, with every column of `held` and `topic_id`
- * (and, where the expansion read the topic anyway, for space and category
- * duties, its `topic_name`, `topic_space_id` and `topic_state`; null for
- * topic and item duties).
+ * one row per duty and topic, with every column of `held` and `topic_id`.
  * A duty on a topic reaches it, on an item the item's topic, on a space its
  * topics, on a category the topics of its spaces. Items count only while
  * they and their parent items are live; whether each topic and its space
@@ -94,10 +91,10 @@ export const heldDutyTopics = (sql: Sql, orgId: string, held: string): Fragment 
   // Each lookup is a LATERAL subquery with OFFSET 0, so it stays a probe per held row: planned as joins,
   // a misjudged size of \`held\` can put a scan of the graph table on the outer side of a nested loop.
   return sql`
-  SELECT d.*, d.entity_id AS topic_id, NULL::text AS topic_name, NULL::text AS topic_space_id, NULL::text AS topic_state
+  SELECT d.*, d.entity_id AS topic_id
   FROM ${h} d WHERE d.entity_type = 'TOPIC'
   UNION ALL
-  SELECT d.*, i.topic_id, NULL, NULL, NULL FROM ${h} d
+  SELECT d.*, i.topic_id FROM ${h} d
   CROSS JOIN LATERAL (
     SELECT i.topic_id FROM items i
     WHERE i.org_id = ${orgId} AND i.id = d.entity_id AND i.state = 'live' AND (i.parent_item_id IS NULL OR ${itemAncestorsLive(sql, "i")})
@@ -105,12 +102,12 @@ export const heldDutyTopics = (sql: Sql, orgId: string, held: string): Fragment 
   ) i
   WHERE d.entity_type = 'ITEM'
   UNION ALL
-  SELECT d.*, t.id, t.name, t.space_id, t.state FROM ${h} d
-  CROSS JOIN LATERAL (SELECT t.id, t.name, t.space_id, t.state FROM topics t WHERE t.org_id = ${orgId} AND t.space_id = d.entity_id OFFSET 0) t
+  SELECT d.*, t.id FROM ${h} d
+  CROSS JOIN LATERAL (SELECT t.id FROM topics t WHERE t.org_id = ${orgId} AND t.space_id = d.entity_id OFFSET 0) t
   WHERE d.entity_type = 'SPACE'
   UNION ALL
-  SELECT d.*, t.id, t.name, t.space_id, t.state FROM ${h} d
+  SELECT d.*, t.id FROM ${h} d
   CROSS JOIN LATERAL (SELECT s.id FROM spaces s WHERE s.org_id = ${orgId} AND s.category_id = d.entity_id OFFSET 0) s
-  CROSS JOIN LATERAL (SELECT t.id, t.name, t.space_id, t.state FROM topics t WHERE t.org_id = ${orgId} AND t.space_id = s.id OFFSET 0) t
+  CROSS JOIN LATERAL (SELECT t.id FROM topics t WHERE t.org_id = ${orgId} AND t.space_id = s.id OFFSET 0) t
   WHERE d.entity_type = 'CATEGORY'`
 }

@@ -48,12 +48,16 @@ export interface QueueFactRow {
  *   the live topics covered by a lesson they owe (an active lesson
  *   obligation) or must retake; the topics they owe (topic obligations, and
  *   item obligations through the item's topic). Which topics a lesson
- *   covers is the `lesson_topics` table (migration 0009).
+ *   covers is the `lesson_topics` table (migration 0009); each topic's
+ *   name, lessons and prerequisites are one row of `topic_learning`
+ *   (migration 0011).
  * - Only topics the reader can open (SPEC 4.5 rule 2), each with a lesson to
  *   start from: one the person owes (listed whatever the reader may open),
  *   else one the reader can open, preferring one the person is enrolled in,
  *   else the most recent open lesson (one made for a single person only for
- *   that person).
+ *   that person). The organization's open lessons for everyone are read
+ *   whole from their own index (a large reach covers most of them), the
+ *   person's own lessons by id.
  * - A lesson the person owes that no such topic backs is its own candidate,
  *   by its title; its mastery is the lowest of the topics it covers.
  * - Mastery: the `mastery` row, NONE without one. Retraining due: a completed
@@ -116,23 +120,19 @@ export const queueFacts = (sql: SqlClient.SqlClient, { now, orgId, reader, userI
       SELECT i.id, i.topic_id FROM items i
       WHERE i.org_id = ${orgId} AND i.id = ANY(ARRAY(SELECT item_id FROM obligation WHERE item_type = 'item')) AND i.state = 'live'
     ),
-    -- The topics the reader can open among them; those a space or category duty reached were read already.
+    -- The topics the reader can open among them, each with its lessons and prerequisites (topic_learning).
     candidate AS MATERIALIZED (
-      SELECT DISTINCT d.topic_id AS id, d.topic_name AS name FROM duty_topic d
-      WHERE d.topic_name IS NOT NULL AND d.topic_state = 'live' AND ((SELECT readable FROM space) -> d.topic_space_id) = 'true'
-      UNION ALL
-      SELECT t.id, t.name FROM topics t
+      SELECT t.topic_id AS id, t.name, t.lesson_ids, t.prerequisites FROM topic_learning t
       WHERE t.org_id = ${orgId}
-        AND t.id = ANY(ARRAY(
-          SELECT topic_id FROM duty_topic WHERE topic_name IS NULL
+        AND t.topic_id = ANY(ARRAY(
+          SELECT topic_id FROM duty_topic
           UNION SELECT topic_id FROM pending_lesson_topic
           UNION SELECT item_id FROM obligation WHERE item_type = 'topic'
-          UNION SELECT topic_id FROM owed_item
-          EXCEPT SELECT topic_id FROM duty_topic WHERE topic_name IS NOT NULL))
-        AND t.state = 'live' AND ((SELECT readable FROM space) -> t.space_id) = 'true'
+          UNION SELECT topic_id FROM owed_item))
+        AND t.live AND ((SELECT readable FROM space) -> t.space_id) = 'true'
     ),
     topic_lesson AS MATERIALIZED (
-      SELECT lt.topic_id, lt.lesson_id FROM lesson_topics lt WHERE lt.org_id = ${orgId} AND lt.topic_id = ANY(ARRAY(SELECT id FROM candidate))
+      SELECT c.id AS topic_id, l.lesson_id FROM candidate c CROSS JOIN LATERAL unnest(c.lesson_ids) AS l (lesson_id)
     ),
     -- Each lesson an entry may start from, once, with its preference as text that sorts like it: owed, else
     -- enrolled, else the newest (then the id); the lesson's id last. One object, so each topic looks its
@@ -143,11 +143,20 @@ export const queueFacts = (sql: SqlClient.SqlClient, { now, orgId, reader, userI
         CASE WHEN l.id IN (SELECT item_id FROM obligation WHERE item_type = 'lesson') THEN '1' ELSE '0' END
         || CASE WHEN l.id IN (SELECT lesson_id FROM enrollment) THEN '1' ELSE '0' END
         || lpad((extract(epoch FROM l.created_at) * 1000000)::bigint::text, 20, '0') || l.id) AS preference
-      FROM lessons l
-      WHERE l.org_id = ${orgId} AND l.id = ANY(ARRAY(SELECT DISTINCT lesson_id FROM topic_lesson))
-        AND (l.id IN (SELECT item_id FROM obligation WHERE item_type = 'lesson')
-          OR (${lessonReadable(sql, reader, "l")} AND (l.id IN (SELECT lesson_id FROM enrollment)
-            OR (l.status = 'open' AND (l.personal_for_user_id IS NULL OR l.personal_for_user_id = ${userId})))))
+      FROM (
+        -- The open lessons made for everyone the reader can open (index-only: lessons_open_shared)...
+        SELECT l.id, l.created_at FROM lessons l
+        WHERE l.org_id = ${orgId} AND l.status = 'open' AND l.personal_for_user_id IS NULL AND ${lessonReadable(sql, reader, "l")}
+        UNION
+        -- ...and those the person owes (whatever the reader may open), is enrolled in, or were made for them.
+        SELECT l.id, l.created_at FROM lessons l
+        WHERE l.org_id = ${orgId}
+          AND (l.id = ANY(ARRAY(SELECT item_id FROM obligation WHERE item_type = 'lesson' UNION SELECT lesson_id FROM enrollment))
+            OR l.personal_for_user_id = ${userId})
+          AND (l.id IN (SELECT item_id FROM obligation WHERE item_type = 'lesson')
+            OR (${lessonReadable(sql, reader, "l")} AND (l.id IN (SELECT lesson_id FROM enrollment)
+              OR (l.status = 'open' AND (l.personal_for_user_id IS NULL OR l.personal_for_user_id = ${userId})))))
+      ) l
     ),
     -- One row per fact, each kind filling its own columns and leaving the others NULL, so that the GROUP BY
     -- below folds them with plain aggregates, which skip NULLs without a call (a FILTER per aggregate, tested
@@ -197,17 +206,13 @@ export const queueFacts = (sql: SqlClient.SqlClient, { now, orgId, reader, userI
       FROM owed_item i JOIN obligation o ON o.item_type = 'item' AND o.item_id = i.id
       UNION ALL
       -- A prerequisite not mastered: the first by name the reader can open (its name), else another (no name).
-      (SELECT DISTINCT ON (r.topic_id COLLATE "C") r.topic_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-        NULL, TRUE, CASE WHEN ((SELECT readable FROM space) -> p.space_id) = 'true' THEN p.name END
-      FROM topic_relations r
-      -- Probed per relation (OFFSET 0 keeps it so: planned as a join, it was nested loops over a scan, 250 ms).
-      CROSS JOIN LATERAL (
-        SELECT p.id, p.name, p.space_id FROM topics p WHERE p.org_id = r.org_id AND p.id = r.related_topic_id AND p.state = 'live' OFFSET 0
-      ) p
-      WHERE r.org_id = ${orgId} AND r.topic_id = ANY(ARRAY(SELECT id FROM candidate)) AND r.kind = 'prerequisite'
-        AND (SELECT readable FROM space) ? p.space_id
-        AND p.id NOT IN (SELECT topic_id FROM mastery WHERE org_id = ${orgId} AND user_id = ${userId} AND level = 'MASTERED')
-      ORDER BY r.topic_id COLLATE "C", ((SELECT readable FROM space) -> p.space_id) = 'true' DESC, lower(p.name) COLLATE "C", p.id)
+      (SELECT DISTINCT ON (c.id COLLATE "C") c.id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, TRUE, CASE WHEN ((SELECT readable FROM space) -> (p ->> 2)) = 'true' THEN p ->> 1 END
+      -- Each prerequisite as [id, name, space_id, live] (topic_learning).
+      FROM candidate c CROSS JOIN LATERAL jsonb_array_elements(c.prerequisites) p
+      WHERE (p -> 3) = 'true' AND (SELECT readable FROM space) ? (p ->> 2)
+        AND (p ->> 0) NOT IN (SELECT topic_id FROM mastery WHERE org_id = ${orgId} AND user_id = ${userId} AND level = 'MASTERED')
+      ORDER BY c.id COLLATE "C", ((SELECT readable FROM space) -> (p ->> 2)) = 'true' DESC, lower(p ->> 1) COLLATE "C", p ->> 0)
     )
     SELECT 'topic' AS kind, f.topic_id AS id, max(f.name COLLATE "C") AS name,
       COALESCE(max(f.mastery COLLATE "C"), 'NONE') AS mastery,

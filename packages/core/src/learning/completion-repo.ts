@@ -1,6 +1,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect } from "effect"
 import type { OrganizationId, UserId } from "@tks/domain/ids"
+import { heldDuties } from "../duties/holdings.js"
 import { itemLive } from "../knowledge/access.js"
 
 type Sql = SqlClient.SqlClient
@@ -26,30 +27,6 @@ const coveredTopics = (sql: Sql, orgId: OrganizationId, lessonId: string): State
       JOIN evidence ev ON ev.org_id = lc.org_id AND ev.content_id = lc.content_id
       JOIN items i ON i.org_id = ev.org_id AND i.id = ev.item_id
       WHERE lc.org_id = ${orgId} AND lc.lesson_id = ${lessonId} AND ${itemLive(sql, "i")}`
-
-/**
- * The duties person `userId` holds that reach obligation `o` (alias): duties
- * on what it names or what contains it (the item's parent items, its topic,
- * the topic's space and category), held directly, through a team the person
- * is on, or through a role they hold now at a tier the qualifier reaches
- * (DOMAIN "Company roles and duties").
- */
-const dutiesReaching = (sql: Sql, userId: UserId): Statement.Fragment =>
-  sql`SELECT d.raci FROM duties d
-      JOIN obligation_scope s ON s.entity_type = d.entity_type AND s.entity_id = d.entity_id
-      WHERE d.org_id = o.org_id AND (
-        (d.holder_type = 'person' AND d.holder_id = ${userId})
-        OR (d.holder_type = 'team' AND EXISTS (
-          SELECT 1 FROM team_members tm WHERE tm.org_id = d.org_id AND tm.team_id = d.holder_id AND tm.user_id = ${userId}))
-        OR (d.holder_type = 'role' AND EXISTS (
-          SELECT 1 FROM role_members rm
-          LEFT JOIN advancement_tiers held ON held.org_id = rm.org_id AND held.id = rm.tier_id
-          LEFT JOIN advancement_tiers wanted ON wanted.org_id = d.org_id AND wanted.id = d.tier_id
-          WHERE rm.org_id = d.org_id AND rm.role_id = d.holder_id AND rm.user_id = ${userId} AND rm.ended_at IS NULL
-            AND (d.tier_qualifier = 'ALL'
-              OR (d.tier_qualifier = 'MIN_TIER' AND held.rank >= wanted.rank)
-              OR (d.tier_qualifier = 'MAX_TIER' AND held.rank <= wanted.rank)
-              OR (d.tier_qualifier = 'EXACT_TIER' AND held.rank = wanted.rank)))))`
 
 export class CompletionRepo extends Effect.Service<CompletionRepo>()("@tks/core/CompletionRepo", {
   effect: Effect.gen(function*() {
@@ -78,13 +55,17 @@ export class CompletionRepo extends Effect.Service<CompletionRepo>()("@tks/core/
 
     /**
      * Active topic and item obligations on the covered topics whose expected
-     * mastery is met now. Expected: MASTERED when a duty reaching the
-     * obligation is RESPONSIBLE or ACCOUNTABLE, or when no duty reaches it;
-     * PARTIAL when only CONSULTED or INFORMED duties do. An item's mastery is
-     * its topic's.
+     * mastery is met now. Expected (`expectedMastery` in
+     * @tks/domain/learning-queue, as the queue reads it): MASTERED when a
+     * duty the person holds (duties/holdings.ts) on what the obligation
+     * names or what contains it is RESPONSIBLE or ACCOUNTABLE or is held at
+     * a tier senior to its MIN_TIER, or when no such duty exists; PARTIAL
+     * when only CONSULTED or INFORMED duties do. An item's mastery is its
+     * topic's.
      */
     const completeSatisfiedObligations = (orgId: OrganizationId, userId: UserId, lessonId: string) =>
       sql`
+        WITH held AS MATERIALIZED (${heldDuties(sql, { orgId, userId })})
         UPDATE obligations o SET status = 'completed', completed_at = now(), updated_at = now()
         FROM (
           SELECT ob.id, coalesce(i.topic_id, ob.item_id) AS topic_id FROM obligations ob
@@ -107,8 +88,12 @@ export class CompletionRepo extends Effect.Service<CompletionRepo>()("@tks/core/
               UNION ALL SELECT 'SPACE', t.space_id FROM topics t WHERE t.org_id = o.org_id AND t.id = target.topic_id
               UNION ALL SELECT 'CATEGORY', s.category_id FROM topics t JOIN spaces s ON s.org_id = t.org_id AND s.id = t.space_id
                 WHERE t.org_id = o.org_id AND t.id = target.topic_id
-            ), reaching AS (${dutiesReaching(sql, userId)})
-            SELECT EXISTS (SELECT 1 FROM reaching) AND NOT EXISTS (SELECT 1 FROM reaching WHERE raci IN ('RESPONSIBLE', 'ACCOUNTABLE'))
+            ), reaching AS (
+              -- The duties the person holds (duties/holdings.ts) on what the obligation names or what contains it.
+              SELECT h.raci, h.senior FROM held h JOIN obligation_scope s ON s.entity_type = h.entity_type AND s.entity_id = h.entity_id
+            )
+            SELECT EXISTS (SELECT 1 FROM reaching)
+              AND NOT EXISTS (SELECT 1 FROM reaching WHERE raci IN ('RESPONSIBLE', 'ACCOUNTABLE') OR senior)
           ))`
 
     return { completeEnrollment, completeLessonObligations, raiseMastery, completeSatisfiedObligations } as const
