@@ -24,7 +24,10 @@ import { Effect } from "effect"
  * As for lesson_topics: two transactions committing together, one adding a
  * prerequisite relation and the other renaming or archiving that
  * prerequisite, each see only their own half, so that entry keeps the old
- * name or state until either is written again.
+ * name or state until either is written again. And two transactions that
+ * change the coverage or prerequisites of the same topics update the same
+ * rows: the second waits for the first, and two that reach them in
+ * opposite orders can deadlock (PostgreSQL aborts one; a job retries).
  */
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
