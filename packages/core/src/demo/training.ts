@@ -71,8 +71,9 @@ const quiz = (...names: ReadonlyArray<keyof typeof bank>) => ({ questions: quest
  * queue holds his role's duty on Forklift pre-shift inspection (mastery
  * PARTIAL, below the MASTERED a RESPONSIBLE duty expects), the Warehouse
  * team's duty on Receiving goods (never learned, blocked by its
- * prerequisite), a Forklift Safety Basics retraining that is overdue, and
- * the Site Safety Induction he was assigned and has started. Around him:
+ * prerequisite), a Forklift Safety Basics retraining that is overdue (so
+ * Incident reporting, which he mastered, is back as RETRAINING), and the
+ * Site Safety Induction he was assigned and has started. Around him:
  * colleagues in progress and done, obligations in every status, reviews by
  * managers, an admin and himself, and two pop quizzes, one sent by Ben and
  * one by the system. Iris's enrollment and pop quiz are left for the
@@ -93,6 +94,8 @@ export const demoTraining = (ago: (days: number) => string): Training => ({
   mastery: [
     { person: "finn", topic: "forklift-inspection", level: "PARTIAL", provenAt: ago(400) },
     { person: "finn", topic: "receiving", level: "NONE", provenAt: ago(400) },
+    // Mastered when he took Forklift Safety Basics; its retraining is now due, so the topic comes back as RETRAINING.
+    { person: "finn", topic: "incident-reporting", level: "MASTERED", provenAt: ago(400) },
     { person: "grace", topic: "forklift-inspection", level: "NONE", provenAt: ago(10) },
     { person: "eve", topic: "receiving", level: "MASTERED", provenAt: ago(200) },
     { person: "eve", topic: "incident-reporting", level: "MASTERED", provenAt: ago(60) },
