@@ -2,7 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import type { OrgFixtureInput } from "@tks/core/org-import/schema"
 import { PING_TIMEOUT } from "@tks/db/health"
-import { DatabaseProxy, DEADLINE_MS, DeadlineServerLive, OUTAGE_POOL, OutageServerLive } from "./support/outage.js"
+import { DatabaseProxy, DEADLINE_MS, DeadlineServerLive, OUTAGE_POOL, OutageServerLive, serverWarnings } from "./support/outage.js"
 import { importFixture, raw } from "./support/server.js"
 
 const fixture: OrgFixtureInput = {
@@ -38,16 +38,39 @@ const get = (path: string, token?: string) =>
 const crowd = (token: string) =>
   Effect.all(Array.from({ length: 2 * OUTAGE_POOL.poolMax }, () => get("/v1/me", token)), { concurrency: "unbounded" })
 
-const expectHealthy = (token: string, userId: string) =>
+type Answer = Effect.Effect.Success<ReturnType<typeof get>>
+
+const field = (json: unknown, name: string): unknown =>
+  typeof json === "object" && json !== null && name in json ? Reflect.get(json, name) : undefined
+
+/**
+ * Every answer has `status`. On failure the message says when (which step of
+ * the test), lists the other answers (status, code, message, time) and what
+ * the server warned meanwhile, which says why: a 503's body says only that
+ * the database is unavailable.
+ */
+const expectEvery = (answers: ReadonlyArray<Answer>, status: number, context: { readonly when: string; readonly since: number }) => {
+  const others = answers.filter((answer) => answer.status !== status).map((answer) => ({
+    status: answer.status,
+    code: field(answer.json, "code"),
+    message: field(answer.json, "message") ?? answer.text,
+    ms: Math.round(answer.ms)
+  }))
+  const warnings = serverWarnings.filter((warning) => warning.at >= context.since).map((warning) => warning.message)
+  expect(others, `${context.when}: not every answer was ${status}; the server warned ${JSON.stringify(warnings)}`).toEqual([])
+}
+
+const expectHealthy = (token: string, userId: string, when: string) =>
   Effect.gen(function*() {
+    const since = Date.now()
     // Fills the pool, so the outage finds every connection open and idle.
     const many = yield* crowd(token)
-    expect(many.map((response) => response.status)).toEqual(many.map(() => 200))
+    expectEvery(many, 200, { when: `${when}, GET /v1/me x${many.length}`, since })
     const ready = yield* get("/ready")
-    expect(ready.status).toBe(200)
+    expectEvery([ready], 200, { when: `${when}, GET /ready`, since })
     expect(ready.json).toEqual({ status: "ready" })
     const me = yield* get("/v1/me", token)
-    expect(me.status).toBe(200)
+    expectEvery([me], 200, { when: `${when}, GET /v1/me`, since })
     expect(me.json).toMatchObject({ id: userId, name: "Ada Admin", role: "admin" })
   })
 
@@ -67,8 +90,9 @@ const expectUnavailable = (token: string) =>
     expect(me.json).toEqual({ _tag: "ServiceUnavailable", code: "SERVICE_UNAVAILABLE", message: expect.any(String), requestId: expect.any(String) })
 
     // Requests queued behind a lost pool fail fast too, all of them.
+    const since = Date.now()
     const many = yield* crowd(token)
-    expect(many.map((response) => response.status)).toEqual(many.map(() => 503))
+    expectEvery(many, 503, { when: `during the outage, GET /v1/me x${many.length}`, since })
     // The readiness probe answers at its own deadline, not at the call limit.
     expect(ready.ms).toBeLessThan(Duration.toMillis(PING_TIMEOUT) + 2_000)
   })
@@ -100,7 +124,7 @@ const expectRecovered = (token: string, userId: string) =>
     expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([])
     expect(ms).toBeLessThan(RECOVERY_BOUND_MS)
     // And at once the whole pool: no dead connection is left for a later request to find.
-    yield* expectHealthy(token, userId)
+    yield* expectHealthy(token, userId, "right after recovering")
   })
 
 layer(OutageServerLive, { excludeTestServices: true })("database outage (DESIGN pitfall 14)", (it) => {
@@ -110,7 +134,7 @@ layer(OutageServerLive, { excludeTestServices: true })("database outage (DESIGN 
       Effect.gen(function*() {
         const { token, userId } = yield* setup
         const proxy = yield* DatabaseProxy
-        yield* expectHealthy(token, userId)
+        yield* expectHealthy(token, userId, "before the outage")
 
         yield* proxy.blackhole
         yield* expectUnavailable(token)
@@ -127,7 +151,7 @@ layer(OutageServerLive, { excludeTestServices: true })("database outage (DESIGN 
       Effect.gen(function*() {
         const { token, userId } = yield* setup
         const proxy = yield* DatabaseProxy
-        yield* expectHealthy(token, userId)
+        yield* expectHealthy(token, userId, "before the outage")
 
         yield* proxy.refuse
         yield* expectUnavailable(token)
@@ -144,7 +168,7 @@ layer(OutageServerLive, { excludeTestServices: true })("database outage (DESIGN 
       Effect.gen(function*() {
         const { token, userId } = yield* setup
         const proxy = yield* DatabaseProxy
-        yield* expectHealthy(token, userId)
+        yield* expectHealthy(token, userId, "before the outage")
 
         yield* proxy.blackhole
         const me = yield* get("/v1/me", token)

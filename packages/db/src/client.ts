@@ -3,6 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import { type ConfigError, Context, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
+import pg from "pg"
 import { DatabaseConfig, type PoolSettings } from "./config.js"
 import { startEmbedded } from "./embedded.js"
 import type { EmbeddedDatabaseError } from "./embedded-error.js"
@@ -10,18 +11,27 @@ import { type DatabaseUnreachableError, retryFirstConnection } from "./first-con
 import { watchdogSocket } from "./socket-watchdog.js"
 
 // Past the statement timeout the server has answered (its own cancellation
-// is quick), so silence after this margin means the connection is dead. The
-// query fails at the margin, and the watchdog, whose clock starts no earlier
-// than the query's, drops the connection (and the pool's idle ones) within
-// one of its ticks after, mostly before the pool hands the dead one out again.
+// is quick), so silence after this margin means the connection is dead: the
+// socket watchdog then fails the query and drops the connection, and the
+// pool's idle ones with it (a network that swallowed one swallowed them too).
 const QUERY_GRACE = Duration.seconds(1)
+
+// pg's query timeout comes after the watchdog's deadline (its ticks included),
+// so on a silent connection the watchdog is the one that fails the query: pg's
+// timer fails only the query, leaves it on the connection, and tells nobody
+// about the idle ones. It stays the backstop for what the watchdog cannot see
+// (an answer that trickles and never ends; under TLS, a write and a read that
+// fell in one tick), and retireAbandoned below keeps the connection it gave
+// up on out of the pool.
+const QUERY_TIMEOUT_AFTER_WATCHDOG = Duration.seconds(1)
 
 /**
  * The URL with the session settings PgClientConfig has no field for.
  * `statement_timeout` goes to the server in the startup packet (no extra
  * round trip, and RESET/DISCARD ALL return to it). `query_timeout` is `pg`'s
- * client-side timer: a query fails instead of hanging when the network or the
- * server is gone, and on PGlite, which ignores statement_timeout.
+ * client-side timer, the backstop after the socket watchdog: a query fails
+ * instead of hanging when the network or the server is gone, and on PGlite,
+ * which ignores statement_timeout.
  * `jit=off`: our statements are short OLTP reads; a recursive CTE whose row
  * estimate grows with the graph crossed the JIT cost threshold and spent
  * 320 ms compiling for a 0.7 ms query (measured on content usage).
@@ -32,11 +42,81 @@ export const sessionUrl = (url: Redacted.Redacted, statementTimeout: Duration.Du
       const parsed = new URL(Redacted.value(url))
       const statementMs = Duration.toMillis(statementTimeout)
       parsed.searchParams.set("statement_timeout", String(statementMs))
-      parsed.searchParams.set("query_timeout", String(statementMs + Duration.toMillis(QUERY_GRACE)))
+      parsed.searchParams.set("query_timeout", String(statementMs + Duration.toMillis(Duration.sum(QUERY_GRACE, QUERY_TIMEOUT_AFTER_WATCHDOG))))
       parsed.searchParams.set("options", "-c jit=off")
       return Redacted.make(parsed.toString())
     },
     catch: (cause) => new SqlError({ cause, message: "The database URL is not a valid URL" })
+  })
+
+// pg's own record of the query a client is running; no public API says it.
+type WithActiveQuery = { readonly _getActiveQuery: () => unknown }
+
+const hasQueryInFlight = (client: pg.PoolClient) => (client as unknown as WithActiveQuery)._getActiveQuery() != null
+
+/**
+ * Ends a client that is released with its query still outstanding, before
+ * the pool can hand it out again (pg-pool drops an ending client right after
+ * this "release" event).
+ *
+ * Why: sql-pg 0.53 releases a connection as healthy when pg gave up waiting
+ * for its query (query_timeout, which calls back but leaves the query on the
+ * connection: node-postgres #3399) or when the fiber running the query was
+ * interrupted (the request deadline, the readiness probe's timeout; sql-pg's
+ * cancellation is best-effort). On a network that lost the connection, every
+ * later query on it waits behind the lost one, and the next request to draw it
+ * from the pool answers 503 on a healthy database: after a black hole, a
+ * background query's connection came back to the pool up to a watchdog tick
+ * before the watchdog dropped it, and the request that drew it got "No answer
+ * from the database" (pitfall 14). A query that finished (rows or a database
+ * error) has no query in flight when released: it stays. An interrupted
+ * query that the server did cancel costs a reconnect.
+ */
+const retireAbandoned = (error: Error | undefined, client: pg.PoolClient) => {
+  if (error === undefined && hasQueryInFlight(client)) {
+    // Destroys the socket (the query is in flight) and marks the client ending.
+    client.end().catch(() => {})
+  }
+}
+
+/**
+ * The pool sql-pg's PgClient.make would build, plus `retireAbandoned`; ended
+ * with the scope. Fails as make does when `SELECT 1` fails or takes longer
+ * than the connect timeout (first-connection.ts reads the cause).
+ */
+const makePool = (url: Redacted.Redacted, settings: PoolSettings) =>
+  Effect.gen(function*() {
+    if (typeof Reflect.get(pg.Client.prototype, "_getActiveQuery") !== "function") {
+      return yield* Effect.die(new Error("pg changed: Client has no _getActiveQuery to tell a connection's lost query"))
+    }
+    const pool = yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const pool = new pg.Pool({
+          connectionString: Redacted.value(url),
+          application_name: "tks",
+          max: settings.poolMax,
+          connectionTimeoutMillis: Duration.toMillis(settings.connectTimeout),
+          idleTimeoutMillis: Duration.toMillis(settings.idleTimeout),
+          maxLifetimeSeconds: Duration.toSeconds(settings.connectionTTL),
+          stream: watchdogSocket(Duration.toMillis(Duration.sum(settings.statementTimeout, QUERY_GRACE)))
+        })
+        // A client that fails while idle is dropped by the pool; the next query reports it.
+        pool.on("error", () => {})
+        pool.on("release", retireAbandoned)
+        return pool
+      }),
+      (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
+    )
+    yield* Effect.tryPromise({
+      try: () => pool.query("SELECT 1"),
+      catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
+    }).pipe(
+      Effect.timeoutFail({
+        duration: settings.connectTimeout,
+        onTimeout: () => new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" })
+      })
+    )
+    return pool
   })
 
 /**
@@ -48,15 +128,7 @@ export const makePgClient = (
   settings: PoolSettings
 ): Effect.Effect<PgClient.PgClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.flatMap(sessionUrl(url, settings.statementTimeout), (withSession) =>
-    PgClient.make({
-      url: withSession,
-      applicationName: "tks",
-      maxConnections: settings.poolMax,
-      connectTimeout: settings.connectTimeout,
-      idleTimeout: settings.idleTimeout,
-      connectionTTL: settings.connectionTTL,
-      stream: watchdogSocket(Duration.toMillis(Duration.sum(settings.statementTimeout, QUERY_GRACE)))
-    }))
+    PgClient.fromPool({ acquire: makePool(withSession, settings), applicationName: "tks" }))
 
 export const clientContext = (client: PgClient.PgClient) =>
   Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClient.SqlClient, client))

@@ -17,12 +17,12 @@ interface Watched {
  * way, for `deadlineMs`; and when one does, the factory's idle sockets are
  * destroyed with it.
  *
- * Why: sql-pg 0.53 returns a connection whose query was abandoned (client
- * query timeout, fiber interruption) to the pool as healthy (DESIGN pitfall
- * 14). On a black-holed network such a connection never errors by itself, so
- * every later query on it waits behind the lost one until connectionTTL
- * retires it. Destroying the socket makes `pg` fail the connection, and the
- * pool drops it and connects afresh.
+ * Why: on a black-holed network a connection never errors by itself (DESIGN
+ * pitfall 14). Destroying the socket makes `pg` fail the query and the
+ * connection, and the pool drops it and connects afresh. pg's own query
+ * timeout, set to fire after this deadline (client.ts), fails only the query
+ * and leaves it on the connection, which sql-pg 0.53 would then return to the
+ * pool as healthy (client.ts retires such a connection as it is released).
  *
  * The idle ones: a network that swallowed one connection swallowed the
  * pool's idle connections too, and each would be found dead only when a
@@ -39,7 +39,7 @@ interface Watched {
  * socket sees neither data events nor plaintext, only byte counters, so a
  * read after a write counts as the answer; when both fall in one tick it
  * assumes the best (an idle connection must never be killed for silence) and
- * connectionTTL stays the backstop. An idle connection, a LISTEN connection
+ * pg's query timeout stays the backstop. An idle connection, a LISTEN connection
  * and a slow query within the statement timeout (which the server answers)
  * are never dropped for their own silence; a cursor left unread for longer
  * than the deadline is.

@@ -38,7 +38,7 @@ it.effect("sessionUrl adds the timeouts and keeps the caller's parameters", () =
     expect(parsed.password).toBe("p%40ss")
     expect(parsed.searchParams.get("sslmode")).toBe("require")
     expect(parsed.searchParams.get("statement_timeout")).toBe("3000")
-    expect(parsed.searchParams.get("query_timeout")).toBe("4000")
+    expect(parsed.searchParams.get("query_timeout")).toBe("5000")
     expect(Either.isLeft(yield* Effect.either(sessionUrl(Redacted.make("not a url"), Duration.seconds(1))))).toBe(true)
   }))
 

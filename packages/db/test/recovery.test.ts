@@ -23,9 +23,9 @@ class Target extends Context.Tag("test/Target")<Target, Redacted.Redacted>() {}
 const TargetLive = Layer.scoped(Target, provisionTestDatabase(20))
 
 // A new client reaching the database through a new black-hole proxy.
-const throughProxy = Effect.gen(function*() {
+const throughProxy = (settings: PoolSettings = SETTINGS) => Effect.gen(function*() {
   const proxy = yield* startBlackholeProxy(yield* Target)
-  const context = clientContext(yield* makePgClient(proxy.url, SETTINGS).pipe(Effect.provide(Reactivity.layer)))
+  const context = clientContext(yield* makePgClient(proxy.url, settings).pipe(Effect.provide(Reactivity.layer)))
   const sql = Context.get(context, SqlClient.SqlClient)
   const health = yield* DatabaseHealth.pipe(Effect.provide(DatabaseHealth.Default), Effect.provide(context))
   const query = sql<{ readonly one: number }>`SELECT 1 AS one`.pipe(Effect.map((rows) => rows[0]?.one))
@@ -55,7 +55,7 @@ const everyConnection = <A, E>(query: Effect.Effect<A, E>) =>
 layer(TargetLive, { excludeTestServices: true })("recovery from a network black hole (pitfall 14)", (it) => {
   it.scoped("a query fails fast, ping turns false, and the same client answers within 2 s of the database's return", () =>
     Effect.gen(function*() {
-      const { ping, proxy, query } = yield* throughProxy
+      const { ping, proxy, query } = yield* throughProxy()
       // Every pooled connection open and idle when the network goes.
       expect(yield* everyConnection(query)).toEqual([1, 1, 1, 1, 1, 1])
       expect(yield* ping).toBe(true)
@@ -76,7 +76,7 @@ layer(TargetLive, { excludeTestServices: true })("recovery from a network black 
 
   it.scoped("a blackhole shorter than the timeouts heals within 2 s too: the silenced connections, idle ones included, are dropped", () =>
     Effect.gen(function*() {
-      const { ping, proxy, query } = yield* throughProxy
+      const { ping, proxy, query } = yield* throughProxy()
       expect(yield* everyConnection(query)).toEqual([1, 1, 1, 1, 1, 1])
 
       yield* proxy.blackhole
@@ -88,5 +88,34 @@ layer(TargetLive, { excludeTestServices: true })("recovery from a network black 
       expect(yield* timeToRecover(query)).toBeLessThan(RECOVERY_BOUND_MS)
       expect(yield* everyConnection(query)).toEqual([1, 1, 1, 1, 1, 1])
       expect(yield* ping).toBe(true)
+    }), 20_000)
+
+  // One connection, so the next query can only get the one the last query
+  // used, or a new one if that was retired.
+  it.scoped("a connection whose query failed for silence is not handed to the next query", () =>
+    Effect.gen(function*() {
+      const { proxy, query } = yield* throughProxy({ ...SETTINGS, poolMax: 1 })
+      expect(yield* query).toBe(1)
+
+      yield* proxy.blackhole
+      // Failed at the statement timeout + 1 s; when pg's own query timeout did
+      // it, the query stayed on the connection and the pool handed it out again.
+      expect(Either.isLeft(yield* Effect.either(query))).toBe(true)
+      yield* proxy.restore
+      // The database is back: the next query must not wait behind the lost one.
+      expect(yield* Effect.either(query)).toEqual(Either.right(1))
+    }), 20_000)
+
+  it.scoped("a connection whose query was interrupted is not handed to the next query", () =>
+    Effect.gen(function*() {
+      const { proxy, query } = yield* throughProxy({ ...SETTINGS, poolMax: 1 })
+      expect(yield* query).toBe(1)
+
+      yield* proxy.blackhole
+      // As the request deadline and the readiness probe do: interrupted long
+      // before any timeout of its own (and its cancellation cannot reach the server).
+      expect(yield* Effect.timeout(query, "300 millis").pipe(Effect.either, Effect.map(Either.isLeft))).toBe(true)
+      yield* proxy.restore
+      expect(yield* Effect.either(query)).toEqual(Either.right(1))
     }), 20_000)
 })

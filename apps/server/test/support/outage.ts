@@ -2,7 +2,7 @@ import { createHttpServer } from "../../src/http/node-server.js"
 import { Reactivity } from "@effect/experimental"
 import { FetchHttpClient, HttpLayerRouter } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { ConfigProvider, Context, Duration, Effect, Layer, Logger, LogLevel } from "effect"
+import { ConfigProvider, Context, Duration, Effect, Layer, List, Logger, LogLevel } from "effect"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import { CoreLive } from "@tks/core/live"
 import { clientContext, embeddedConnectionLimit, makePgClient } from "@tks/db/client"
@@ -47,6 +47,37 @@ const databaseThroughProxy = (pool: PoolSettings) =>
   })).pipe(Layer.provide(Reactivity.layer))
 
 /**
+ * What the server warned about (the cause of each "database unavailable"
+ * 503, a passed request deadline), oldest first: a 503's body says only that
+ * the database is unavailable, so a failing assertion quotes these to say
+ * which failure it was (a connect or acquire timeout, a query timeout, a
+ * dead connection).
+ */
+export const serverWarnings: Array<{ readonly at: number; readonly message: string }> = []
+
+// An error with the messages of its causes, nearest first (a SqlError's own message is generic).
+const withCauses = (part: unknown): string => {
+  const text = [String(part)]
+  let cause: unknown = part
+  while (text.length < 5 && typeof cause === "object" && cause !== null && "cause" in cause && cause.cause !== undefined) {
+    cause = cause.cause
+    text.push(cause instanceof Error ? cause.message : String(cause))
+  }
+  return text.join(": ")
+}
+
+// Warnings are recorded, not printed (an outage test expects many); errors still show.
+const RecordWarnings = Logger.replace(
+  Logger.defaultLogger,
+  Logger.make((options) => {
+    if (LogLevel.greaterThanEqual(options.logLevel, LogLevel.Error)) return Logger.defaultLogger.log(options)
+    const parts = List.isList(options.message) ? List.toArray(options.message) : Array.isArray(options.message) ? options.message : [options.message]
+    const annotations = [...options.annotations].map(([key, value]) => `${key}=${String(value)}`)
+    serverWarnings.push({ at: Date.now(), message: [...parts.map(withCauses), ...annotations].join(" ") })
+  })
+)
+
+/**
  * The real server as in ./server.ts (every route, the real middleware, on a
  * free loopback port), whose one pool reaches a fresh, migrated test database
  * through a proxy the test can black-hole, close and restore. `env` adds to
@@ -59,8 +90,8 @@ export const outageServer = (pool: PoolSettings, env: Record<string, string> = {
     Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(FetchHttpClient.layer),
     Layer.provideMerge(databaseThroughProxy(pool)),
-    // The outage's "database unavailable" warnings are expected; errors still show.
-    Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
+    Layer.provide(RecordWarnings),
+    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )
   const config = ConfigProvider.fromMap(new Map(Object.entries(env))).pipe(
     ConfigProvider.orElse(() => ConfigProvider.fromEnv())
