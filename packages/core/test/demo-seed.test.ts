@@ -69,7 +69,7 @@ layer(TestLayer)("demo fixture", (it) => {
         jobs: 6,
         member_reviews: 5,
         lesson_retraining_policies: 2,
-        mastery: 8,
+        mastery: 9,
         enrollments: 7,
         enrollment_quizzes: 7,
         quiz_attempts: 6,
@@ -200,7 +200,9 @@ layer(TestLayer)("demo fixture", (it) => {
       const mastery = yield* sql<{ topic_id: string; level: string }>`SELECT topic_id, level FROM mastery WHERE org_id = ${org} AND user_id = ${finn} ORDER BY level DESC`
       expect(mastery).toEqual([
         { topic_id: ids.topics["forklift-inspection"], level: "PARTIAL" },
-        { topic_id: ids.topics["receiving"], level: "NONE" }
+        { topic_id: ids.topics["receiving"], level: "NONE" },
+        // Mastered, and covered by the lesson whose retraining is overdue: the queue's RETRAINING entry.
+        { topic_id: ids.topics["incident-reporting"], level: "MASTERED" }
       ])
 
       const obligations = yield* sql<{ id: string; item_type: string; kind: string; overdue: boolean }>`
