@@ -80,10 +80,12 @@ layer(localSpeechLayer(settings), { excludeTestServices: true })("the local spee
       })))
       const elapsed = performance.now() - started
       expect(speech.words).toHaveLength(wordRuns(thousand).length)
-      // On the event loop the job would be one gap of about a second.
+      // On the event loop the job would be one gap as long as the whole job. Measured against the job's own
+      // length, not a fixed number of ms: on a loaded 2-core CI machine a GC pause or the scheduler alone once
+      // made a 273 ms gap while the work was in its workers.
       expect(elapsed).toBeGreaterThan(400)
       expect(gaps.length).toBeGreaterThan(elapsed / 20)
-      expect(Math.max(...gaps)).toBeLessThan(50)
+      expect(Math.max(...gaps)).toBeLessThan(elapsed / 5)
     }))
 
   it.effect("each catalog voice maps to a distinct local voice, and the engine speaks in it: the female variants at about twice the male voices' pitch", () =>
