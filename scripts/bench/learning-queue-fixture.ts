@@ -10,6 +10,7 @@ export const LEARNER = "learner"
 export const MANAGER = "boss"
 export const GRAND_MANAGER = "chief"
 export const ADMIN = "admin1"
+export const SECOND_ADMIN = "admin2"
 
 const CATEGORIES = 8
 const SPACES_PER_CATEGORY = 15
@@ -89,6 +90,8 @@ export const learningQueueFixture = (now: Date = new Date()): OrgFixtureInput =>
   const people = [
     person("owner", "Owner", { role: "owner" }),
     person(ADMIN, "Admin One", { role: "admin", tokenScopes: [] }),
+    // Reads the queue after a change to the topic graph, with a rate limit of its own.
+    person(SECOND_ADMIN, "Admin Two", { role: "admin", tokenScopes: [] }),
     person(GRAND_MANAGER, "Chief", { tokenScopes: [] }),
     person(MANAGER, "Boss", { manager: GRAND_MANAGER, tokenScopes: [] }),
     person(LEARNER, "Learner", { manager: MANAGER, tokenScopes: [] }),

@@ -2,9 +2,9 @@ import os from "node:os"
 import { performance } from "node:perf_hooks"
 import { Effect } from "effect"
 import type { ImportResult } from "@tks/core/org-import/schema"
-import type { Statement } from "./capture.js"
+import { capturing, type Statement } from "./capture.js"
 import { type ExplainJson, type SqlClient } from "./database.js"
-import { ADMIN, GRAND_MANAGER, LEARNER, MANAGER } from "./learning-queue-fixture.js"
+import { ADMIN, GRAND_MANAGER, LEARNER, MANAGER, SECOND_ADMIN } from "./learning-queue-fixture.js"
 import type { PlanNode } from "./plan.js"
 import { sample, WARM_UP } from "./samples.js"
 import { median, ms, table } from "./walk.js"
@@ -14,8 +14,10 @@ const BUDGET_MS = 20
 /** The queue reads allow 20 requests a minute per token (SPEC 8): 5 warm-up, these, and one for the total. */
 const SAMPLES = 14
 const EXPLAINS = 5
-/** The statement that computes the queue (the others check the token, count the rate limit and find the person). */
+/** The statement that reads the person's rows of the queue (the others check the token, count the rate limit and find the person; the topic graph is read from memory). */
 const QUEUE_SQL = /held AS MATERIALIZED/
+/** The statement that reads the organization's topic graph, once per change (core learning-queue/topic-graph.ts). */
+const GRAPH_SQL = /FROM topic_learning t WHERE/
 /** A sequential scan reading this many rows or more is reported: the statement should follow the person's reach. */
 const SCAN_ROWS = 5000
 
@@ -68,6 +70,7 @@ export const learningQueueBench = (ctx: LearningQueueContext) =>
       ])
       ctx.progress(`learning queue, ${label}: p50 ${ms(sampled.p50)} ms, queue statement ${ms(explained.execution)} ms`)
     }
+    lines.push(yield* afterGraphChange(ctx))
     return [
       `\nlearning queue of a person with 1,000 duties (limit=50; ${SAMPLES} requests per reader after ${WARM_UP} warm-up ones; "SQL" sums the request's sql.execute spans: token, rate limit, person, queue):`,
       `the queue statement run again under EXPLAIN (ANALYZE, TIMING OFF), median of ${EXPLAINS}; budget ${BUDGET_MS} ms of database time (execution + planning)`,
@@ -101,6 +104,27 @@ const explainQueue = (ctx: LearningQueueContext, label: string, statements: Read
       planning: median(runs.map((r) => r.planning)),
       lines
     }
+  })
+
+/**
+ * The first queue read after the organization's topic graph changed (its
+ * version raised as any change to topic_learning raises it): that request
+ * reads the whole graph again (topic-graph.ts), once per change.
+ */
+const afterGraphChange = (ctx: LearningQueueContext) =>
+  Effect.gen(function*() {
+    yield* ctx.sql.unsafe("UPDATE topic_learning_versions SET version = version + 1 WHERE org_id = $1", [ctx.result.organizationId])
+    const token = ctx.result.tokens[SECOND_ADMIN]!
+    const path = `/v1/people/${ctx.result.ids.people[LEARNER]!}/learning-queue?limit=50`
+    const started = performance.now()
+    const [, statements] = yield* Effect.promise(() =>
+      capturing(() => fetch(`${ctx.base}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json()))
+    )
+    const took = performance.now() - started
+    const graph = statements.find((statement) => GRAPH_SQL.test(statement.text))
+    if (graph === undefined) return `WARNING: no topic graph statement after a change (${statements.length} statements)`
+    const [plan] = (yield* ctx.sql.unsafe<{ "QUERY PLAN": ExplainJson }>(`EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${graph.text}`, [...graph.params]))[0]!["QUERY PLAN"]
+    return `\nfirst read after a change to the topic graph (the organization's ${Object.keys(ctx.result.ids.topics).length.toLocaleString("en-US")} topics read again, once per change; an admin reading the learner's queue): request ${ms(took)} ms, graph statement ${ms(graph.ms)} ms (execution ${ms(plan!["Execution Time"])} ms, planning ${ms(plan!["Planning Time"])} ms)`
   })
 
 /** A fixed CPU-bound statement, best of three: how fast the database runs on this machine right now. */

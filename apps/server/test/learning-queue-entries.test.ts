@@ -129,6 +129,30 @@ layer(TestServerLive, { excludeTestServices: true })("learning queue: the entrie
       expect(cara.total).toBe(1)
     }))
 
+  it.effect("the topic graph is read as committed: a rename, a new prerequisite and an archived topic show on the next read, and undoing them restores the queue", () =>
+    Effect.gen(function*() {
+      const { result } = yield* setup
+      const sql = yield* SqlClient.SqlClient
+      const org = result.organizationId
+      const { seniority, tierAll, tierExact, tierMin } = result.ids.topics
+      const sam = () => Effect.map(raw("GET", mine, { token: result.tokens.sam }), (response) => response.json.data)
+      const before = yield* sam()
+      expect(before.map(line)).toEqual(["NEW All tiers", "NEW Exact tier", "NEW Min tier", "DEEPEN Seniority"])
+
+      yield* sql`UPDATE topics SET name = 'Exact tier, renamed' WHERE org_id = ${org} AND id = ${tierExact!}`
+      yield* sql`INSERT INTO topic_relations (org_id, topic_id, related_topic_id, kind) VALUES (${org}, ${tierMin!}, ${seniority!}, 'prerequisite')`
+      yield* sql`UPDATE topics SET state = 'archived' WHERE org_id = ${org} AND id = ${tierAll!}`
+      const changed = yield* sam()
+      // Min tier is now blocked by Seniority (Sam holds it PARTIAL), so it ranks after the unblocked entries.
+      expect(changed.map(line)).toEqual(["NEW Exact tier, renamed", "NEW Min tier", "DEEPEN Seniority"])
+      expect(changed.find((entry: any) => entry.topicName === "Min tier")).toMatchObject({ blocked: true, blockingPrerequisiteName: "Seniority" })
+
+      yield* sql`UPDATE topics SET name = 'Exact tier' WHERE org_id = ${org} AND id = ${tierExact!}`
+      yield* sql`DELETE FROM topic_relations WHERE org_id = ${org} AND topic_id = ${tierMin!} AND related_topic_id = ${seniority!}`
+      yield* sql`UPDATE topics SET state = 'live' WHERE org_id = ${org} AND id = ${tierAll!}`
+      expect(yield* sam()).toEqual(before)
+    }))
+
   it.effect("pages walk the whole queue once in rank order with the same total on every page", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup

@@ -154,4 +154,25 @@ layer(TestLayer, { excludeTestServices: true })("topic_learning: what the learni
       yield* sql`DELETE FROM topics WHERE org_id = ${org} AND id = 'topic_new'`
       expect((yield* rows(result)).topic_new).toBeUndefined()
     }))
+
+  it.effect("every statement that changes the organization's rows raises its version once (topic_learning_versions); one that changes none leaves it", () =>
+    Effect.gen(function*() {
+      const result = yield* setup
+      const sql = yield* SqlClient.SqlClient
+      const org = result.organizationId
+      const version = Effect.map(
+        sql<{ version: string }>`SELECT version::text FROM topic_learning_versions WHERE org_id = ${org}`,
+        ([row]) => Number(row!.version)
+      )
+      const start = yield* version
+      expect(start).toBeGreaterThan(0)
+      yield* sql`UPDATE topics SET updated_at = now() + interval '2 minutes' WHERE org_id = ${org}`
+      expect(yield* version).toBe(start)
+      yield* sql`INSERT INTO topics (org_id, id, space_id, name, slug) VALUES (${org}, 'topic_versioned', ${result.ids.spaces.s!}, 'Versioned', 'versioned')`
+      expect(yield* version).toBe(start + 1)
+      yield* sql`UPDATE topics SET name = 'Versioned again' WHERE org_id = ${org} AND id = 'topic_versioned'`
+      expect(yield* version).toBe(start + 2)
+      yield* sql`DELETE FROM topics WHERE org_id = ${org} AND id = 'topic_versioned'`
+      expect(yield* version).toBe(start + 3)
+    }))
 })

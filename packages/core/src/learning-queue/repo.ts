@@ -1,9 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { MemberStatus } from "@tks/domain/roles"
-import { type QueueInput, queueFacts } from "./queue-sql.js"
+import { assembleQueue } from "./assemble.js"
+import { personQueueRows, type QueueInput } from "./queue-sql.js"
+import { TopicGraph } from "./topic-graph.js"
 
-export type { QueueFactRow } from "./queue-sql.js"
+export type { QueueFactRow } from "./assemble.js"
 
 /** The person whose queue is read, and whether the reader manages them at any depth of the reporting line. */
 export interface QueuePersonRow {
@@ -17,6 +19,7 @@ export interface QueuePersonRow {
 export class LearningQueueRepo extends Effect.Service<LearningQueueRepo>()("@tks/core/LearningQueueRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const graphs = yield* TopicGraph
 
     /** The person (any status), and whether `readerId` is one of their managers, directly or further up the line. */
     const person = (orgId: string, personId: string, readerId: string) =>
@@ -30,9 +33,18 @@ export class LearningQueueRepo extends Effect.Service<LearningQueueRepo>()("@tks
         SELECT u.id, u.name, u.email, u.status, EXISTS (SELECT 1 FROM line WHERE line.manager_id = ${readerId}) AS managed_by_reader
         FROM users u WHERE u.org_id = ${orgId} AND u.id = ${personId}`.pipe(Effect.map((rows) => rows[0]))
 
-    /** Every candidate entry of `userId`'s queue as `reader` sees it, at `now` (queue-sql.ts). */
-    const facts = (input: QueueInput) => queueFacts(sql, input)
+    /**
+     * Every candidate entry of `userId`'s queue as `reader` sees it, at `now`: the person's rows
+     * (queue-sql.ts) with the organization's topic graph at the version they saw (topic-graph.ts).
+     */
+    const facts = (input: QueueInput) =>
+      Effect.gen(function*() {
+        const [person] = yield* personQueueRows(sql, input)
+        const graph = yield* graphs.at(input.orgId, person!.graph_version)
+        return assembleQueue(graph, person!)
+      })
 
     return { person, facts } as const
-  })
+  }),
+  dependencies: [TopicGraph.Default]
 }) {}
