@@ -89,7 +89,8 @@ export class TopicGraph extends Effect.Service<TopicGraph>()("@tks/core/TopicGra
         Effect.withSpan("TopicGraph.load", { attributes: { "tks.organization_id": orgId } })
       )
 
-    // A failed read is not kept: the next request tries again.
+    // A failed read is not kept: the next request tries again. Lookups run with this layer's context, never
+    // inside a caller's transaction, so a copy only ever holds committed rows.
     const cache = yield* Cache.makeWith({
       capacity: CAPACITY,
       lookup: load,
