@@ -56,8 +56,8 @@ const roleNameOf = (row: QueueFactRow): string =>
  * GET /v1/me/learning-queue and GET /v1/people/{id}/learning-queue (SPEC
  * 2.10, 4.4, 4.5 rule 2): the ranked topics a person should study next,
  * recomputed on every request (so entries can move between pages) and
- * limited to what the reader can open. The facts come from one statement
- * (repo.ts); the types, priorities and order are the domain's
+ * limited to what the reader can open. The facts come from the person's rows
+ * and the organization's topic graph (repo.ts); the types, priorities and order are the domain's
  * (`rankQueue`); pages are cut from the ranked queue after the cursor's rank
  * key, and `total` is the whole queue as ranked on this request.
  *
