@@ -85,7 +85,6 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
         const reason = Option.isSome(failure) && failure.value._tag === "JobFailure" ? failure.value.reason : defectReason(exit.cause)
         yield* finish(handler, job, owner, reason).pipe(Effect.annotateLogs(yield* elapsed))
       }).pipe(
-        Effect.onInterrupt(() => repo.release(job, owner).pipe(Effect.ignore)),
         Effect.catchAll((error) => Effect.logError("job outcome not recorded; the lease will lapse", error)),
         Effect.annotateLogs({ jobId: job.id, kind: job.kind, attempt: job.attempt, owner, ...handler.annotations(job) })
       )
@@ -101,11 +100,17 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
         let eager: ReadonlyArray<number> = []
         while (true) {
           const signal = yield* wake.signal
-          const job = yield* claimNext(owner)
-          if (Option.isSome(job)) {
-            yield* runOne(job.value, owner)
-            continue
-          }
+          // A claim is never left half-done by shutdown: the job is either not claimed, or claimed with its
+          // give-back on interrupt already in place (interrupted between the two, it stayed RUNNING until
+          // its lease lapsed, with the attempt counted).
+          const ran = yield* Effect.uninterruptibleMask((restore) =>
+            Effect.flatMap(claimNext(owner), (job) =>
+              Option.isNone(job) ? Effect.succeed(false) : restore(runOne(job.value, owner)).pipe(
+                Effect.onInterrupt(() => repo.release(job.value, owner).pipe(Effect.ignore)),
+                Effect.as(true)
+              ))
+          )
+          if (ran) continue
           const [next, ...rest] = eager
           if (next !== undefined) {
             eager = rest
