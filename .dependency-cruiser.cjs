@@ -51,6 +51,13 @@ module.exports = {
       to: { path: workspacePaths, pathNot: ["^packages/(api|domain)/", "^@tks/(api|domain)/"] }
     },
     {
+      name: "tool-contract-imports-only-domain",
+      severity: "error",
+      comment: "The tool definitions (packages/mcp/src/contract) depend on the domain only, so an Effect client of /rpc can take them without core.",
+      from: { path: "^packages/mcp/src/contract/" },
+      to: { path: workspacePaths, pathNot: ["^packages/mcp/src/contract/", "^packages/domain/", "^@tks/domain/"] }
+    },
+    {
       name: "adapters-import-only-domain",
       severity: "error",
       comment: "Outside-world adapters (packages/adapters) implement ports; they know the domain's shapes, not core, db or the transports.",

@@ -1,6 +1,6 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { bearerChallenge, parseBearer } from "../src/http/bearer.js"
+import { bearerChallenge, parseBearer } from "@tks/domain/bearer"
 import { callerMatrixOnce } from "./support/callers.js"
 import { raw, TestServerLive } from "./support/server.js"
 

@@ -6,12 +6,8 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { Cause, Duration, Effect, Exit, Logger, LogLevel, Redacted } from "effect"
 import { makePgClient } from "@tks/db/client"
 import { TEST_POOL, testDatabaseLayer } from "@tks/db/test-database"
-import {
-  classifySqlError,
-  DatabaseConflict,
-  sqlStateOf,
-  withInfrastructureErrors
-} from "../src/http/infrastructure-errors.js"
+import { classifySqlError, sqlStateOf } from "@tks/db/sql-errors"
+import { DatabaseConflict, withInfrastructureErrors } from "../src/http/infrastructure-errors.js"
 
 /** The SqlError a statement fails with, from the real driver and database. */
 const failureOf = <A>(statement: Effect.Effect<A, SqlError>) =>

@@ -6,7 +6,7 @@ import { policiesByRoute } from "@tks/api/authorization"
 import { Authenticator } from "@tks/core/auth/service"
 import { RateLimiter } from "@tks/core/rate-limits/service"
 import { authorize, isAccess } from "@tks/domain/policy"
-import { parseBearer } from "./bearer.js"
+import { parseBearer } from "@tks/domain/bearer"
 import { withDatabaseAvailability } from "./infrastructure-errors.js"
 import { perTokenLimit } from "./rate-limit.js"
 

@@ -1,6 +1,6 @@
 import { HttpServerRequest, HttpServerRespondable, HttpServerResponse } from "@effect/platform"
 import { Cause, Context, Effect, Predicate } from "effect"
-import { bearerChallenge } from "./bearer.js"
+import { bearerChallenge } from "@tks/domain/bearer"
 import { decodeErrorMessage, type DecodeIssue, summarizeDecodeIssues } from "./decode-errors.js"
 import { abbreviate, errorResponse, genericErrorBody } from "./error-response.js"
 

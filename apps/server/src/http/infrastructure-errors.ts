@@ -1,93 +1,11 @@
 import { HttpServerRespondable, HttpServerResponse } from "@effect/platform"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Data, Effect, Predicate } from "effect"
+import { causes, classifySqlError, describeSqlError, sqlStateOf } from "@tks/db/sql-errors"
 import { BadRequest, BadRequestCode, ServiceUnavailable } from "@tks/domain/errors"
 
-/**
- * The one place where the HTTP transport turns database failures into
- * answers, by what the failure says (DESIGN pitfall 18). Only the database
- * being away is a 503 the caller may retry: mapping every SqlError to 503
- * turned a NUL byte in a query into a fake outage.
- *
- * - unavailable: SQLSTATE class 08 (connection), 57P (shutdown), 57014
- *   (statement timeout), 53 (out of connections or resources), and
- *   connection failures without a SQLSTATE (refused, reset, timed out,
- *   terminated, the pool could not hand out a connection) -> 503;
- * - data: class 22 (a value the database refused) -> the caller's 400;
- * - constraint: class 23 (a rule the service did not check first) -> 409;
- * - other: anything else is our bug -> a logged 500.
- */
-export type SqlErrorKind = "unavailable" | "data" | "constraint" | "other"
-
-// A SQLSTATE: five characters whose class is two digits or F0, HV, P0, XX.
-// Node's system error codes (EPIPE, ...) never start that way.
-const SQLSTATE = /^(?:[0-9][0-9A-Z]|F0|HV|P0|XX)[0-9A-Z]{3}$/
-
-const SYSTEM_CONNECTION_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ECONNABORTED",
-  "ETIMEDOUT",
-  "EPIPE",
-  "EHOSTUNREACH",
-  "EHOSTDOWN",
-  "ENETUNREACH",
-  "ENETDOWN",
-  "ENOTFOUND",
-  "EAI_AGAIN"
-])
-
-// pg, pg-pool and our socket watchdog (@tks/db) say these without a code.
-const CONNECTION_MESSAGE =
-  /connection terminated|not queryable|query read timeout|timeout exceeded when trying to connect|after calling end on the pool|no answer from the database/i
-
-// What sql-pg itself says when it could not get or keep a connection.
-const ACQUIRE_MESSAGE = /^(?:Failed to acquire connection|Connection error)/
-
-/** The errors on the cause chain, nearest first (pg puts the SQLSTATE on `DatabaseError.code`). */
-const causes = (error: SqlError): ReadonlyArray<unknown> => {
-  const chain: Array<unknown> = []
-  let current: unknown = error.cause
-  while (current !== undefined && current !== null && chain.length < 5) {
-    chain.push(current)
-    current = Predicate.hasProperty(current, "cause") ? current.cause : undefined
-  }
-  return chain
-}
-
-const codeOf = (value: unknown): string | undefined =>
-  Predicate.hasProperty(value, "code") && typeof value.code === "string" ? value.code : undefined
-
-const messageOf = (value: unknown): string =>
-  Predicate.hasProperty(value, "message") && typeof value.message === "string" ? value.message : ""
-
-/** The SQLSTATE the database answered with, if it answered at all. */
-export const sqlStateOf = (error: SqlError): string | undefined => {
-  for (const cause of causes(error)) {
-    const code = codeOf(cause)
-    if (code !== undefined && SQLSTATE.test(code)) return code
-  }
-  return undefined
-}
-
-export const classifySqlError = (error: SqlError): SqlErrorKind => {
-  const state = sqlStateOf(error)
-  if (ACQUIRE_MESSAGE.test(error.message)) return "unavailable"
-  if (state !== undefined) {
-    if (state.startsWith("08") || state.startsWith("57P") || state === "57014" || state.startsWith("53")) {
-      return "unavailable"
-    }
-    if (state.startsWith("22")) return "data"
-    if (state.startsWith("23")) return "constraint"
-    return "other"
-  }
-  for (const cause of causes(error)) {
-    const code = codeOf(cause)
-    if (code !== undefined && SYSTEM_CONNECTION_CODES.has(code)) return "unavailable"
-    if (CONNECTION_MESSAGE.test(messageOf(cause))) return "unavailable"
-  }
-  return "other"
-}
+// The one place where the HTTP transport turns database failures into
+// answers, by their kind (@tks/db/sql-errors).
 
 /**
  * A constraint the service did not check before writing: 409 with the JSON
@@ -107,14 +25,8 @@ export class DatabaseConflict extends Data.TaggedError("DatabaseConflict")<{
   }
 }
 
-const describe = (error: SqlError) => {
-  const state = sqlStateOf(error)
-  const detail = causes(error).map(messageOf).find((message) => message !== "") ?? ""
-  return state === undefined ? `${error.message}: ${detail}` : `${error.message}: [${state}] ${detail}`
-}
-
 const unavailable = (error: SqlError) =>
-  Effect.logWarning("database unavailable", describe(error)).pipe(
+  Effect.logWarning("database unavailable", describeSqlError(error)).pipe(
     Effect.zipRight(new ServiceUnavailable({ message: "The database is unavailable; retry shortly" }))
   )
 
@@ -123,7 +35,7 @@ const conflict = (error: SqlError) => {
   const constraint = Predicate.hasProperty(cause, "constraint") && typeof cause.constraint === "string"
     ? cause.constraint
     : undefined
-  return Effect.logWarning("unchecked constraint", describe(error)).pipe(
+  return Effect.logWarning("unchecked constraint", describeSqlError(error)).pipe(
     Effect.zipRight(Effect.die(new DatabaseConflict({ sqlState: sqlStateOf(error), constraint })))
   )
 }
@@ -142,7 +54,7 @@ export const withInfrastructureErrors = <A, E, R>(
       case "unavailable":
         return unavailable(error)
       case "data":
-        return Effect.logInfo("database refused a value", describe(error)).pipe(
+        return Effect.logInfo("database refused a value", describeSqlError(error)).pipe(
           Effect.zipRight(
             new BadRequest({
               code: BadRequestCode.validation,

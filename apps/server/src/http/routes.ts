@@ -24,6 +24,7 @@ import { VideosHandlers } from "./handlers/videos.js"
 import { HealthRoutes, HealthRouteSpecs } from "./health.js"
 import { routesOfApi } from "./method-not-allowed.js"
 import { DOCS_PATH, OPENAPI_PATH, OpenApiRoutes } from "./openapi.js"
+import { ToolRoutes, ToolRouteSpecs } from "../tools/routes.js"
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
   Layer.provide([
@@ -54,10 +55,11 @@ const Edge = EdgeLive({
     ...routesOfApi(Api),
     { method: "GET", path: OPENAPI_PATH },
     { method: "GET", path: DOCS_PATH },
-    ...HealthRouteSpecs
+    ...HealthRouteSpecs,
+    ...ToolRouteSpecs
   ],
   docsPaths: [DOCS_PATH]
 })
 
-/** Every route of the HTTP transport. Needs the core services and DatabaseHealth. */
-export const HttpRoutes = Layer.mergeAll(ApiRoutes, OpenApiRoutes, HealthRoutes, Edge)
+/** Every route of the HTTP server (/v1, docs, probes, /mcp and /rpc). Needs the core services and DatabaseHealth. */
+export const HttpRoutes = Layer.mergeAll(ApiRoutes, OpenApiRoutes, HealthRoutes, ToolRoutes, Edge)

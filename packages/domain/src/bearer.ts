@@ -2,7 +2,7 @@
  * The `Authorization: Bearer <token>` header (RFC 6750 2.1, RFC 7235 2.1):
  * the scheme `Bearer` in any case, one or more spaces, then a token68.
  *
- * The framework's own bearer decoding drops the first seven characters
+ * HttpApi's own bearer decoding drops the first seven characters
  * unread, so `Digest tks_…` or `XXXXXXXtks_…` authenticated and
  * `Bearer  tks_…` (two spaces) did not. This parser reads the scheme.
  */

@@ -1,0 +1,85 @@
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { acmeCallerMatrix } from "./support/callers.js"
+import { callTool, mcpClient } from "./support/mcp.js"
+import { raw, TestServerLive } from "./support/server.js"
+
+const initialize = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } }
+})
+const mcpHeaders = { accept: "application/json, text/event-stream" }
+
+layer(TestServerLive, { excludeTestServices: true })("MCP over Streamable HTTP at /mcp (SPEC 4.10)", (it) => {
+  it.effect("without a valid token /mcp is 401 with WWW-Authenticate and the JSON error body", () =>
+    Effect.gen(function*() {
+      const { tokens } = yield* acmeCallerMatrix
+      for (const token of [undefined, tokens.invalid, tokens.expired, tokens.revoked]) {
+        const response = yield* raw("POST", "/mcp", { token, body: initialize, headers: mcpHeaders })
+        expect(response.status).toBe(401)
+        expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/)
+        expect(response.json).toMatchObject({ code: "UNAUTHORIZED" })
+      }
+    }))
+
+  it.effect("GET and DELETE /mcp are 405: the transport is stateless, with no event stream and no session", () =>
+    Effect.gen(function*() {
+      const { tokens } = yield* acmeCallerMatrix
+      for (const method of ["GET", "DELETE"]) {
+        const response = yield* raw(method, "/mcp", { token: tokens.viewer })
+        expect(response.status, method).toBe(405)
+        expect(response.json).toMatchObject({ code: "METHOD_NOT_ALLOWED" })
+      }
+    }))
+
+  it.scoped("tools/list publishes every tool with an object input schema, a description and read-only hints", () =>
+    Effect.gen(function*() {
+      const { tokens } = yield* acmeCallerMatrix
+      const client = yield* mcpClient(tokens.viewer)
+      const { tools } = yield* Effect.promise(() => client.listTools())
+      expect(tools.length).toBeGreaterThanOrEqual(18)
+      for (const tool of tools) {
+        expect(tool.inputSchema.type, tool.name).toBe("object")
+        expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(40)
+        expect(tool.annotations?.readOnlyHint, tool.name).toBe(true)
+      }
+    }))
+
+  it.scoped("a tool call gives the same record as its HTTP twin, as structured content and as JSON text", () =>
+    Effect.gen(function*() {
+      const { result, tokens } = yield* acmeCallerMatrix
+      const client = yield* mcpClient(tokens.viewer)
+      const topicId = result.ids.topics.deploy!
+      const call = yield* callTool(client, "get_topic", { topicId })
+      const http = yield* raw("GET", `/v1/topics/${topicId}`, { token: tokens.viewer })
+      expect(call.isError).toBe(false)
+      expect(call.structured).toEqual(http.json)
+      expect(JSON.parse(call.text)).toEqual(http.json)
+    }))
+
+  it.scoped("bad input is a tool error carrying the Schema's message, not a protocol error", () =>
+    Effect.gen(function*() {
+      const { tokens } = yield* acmeCallerMatrix
+      const client = yield* mcpClient(tokens.viewer)
+      const call = yield* callTool(client, "list_content", { limit: 500 })
+      expect(call.isError).toBe(true)
+      expect(call.structured).toMatchObject({ code: "VALIDATION_ERROR" })
+      expect(call.text).toMatch(/limit/)
+      const missing = yield* callTool(client, "get_topic", {})
+      expect(missing.isError).toBe(true)
+      expect(missing.text).toMatch(/topicId/)
+    }))
+
+  it.scoped("another organization's id is not found, and a tool the caller may not use is forbidden", () =>
+    Effect.gen(function*() {
+      const { other, tokens } = yield* acmeCallerMatrix
+      const viewer = yield* mcpClient(tokens.viewer)
+      const foreign = yield* callTool(viewer, "get_topic", { topicId: Object.values(other.ids.topics)[0] ?? "top_x" })
+      expect(foreign).toMatchObject({ isError: true, structured: { code: "NOT_FOUND" } })
+      const external = yield* mcpClient(tokens.external)
+      const roles = yield* callTool(external, "list_company_roles", {})
+      expect(roles).toMatchObject({ isError: true, structured: { code: "FORBIDDEN" } })
+    }))
+})

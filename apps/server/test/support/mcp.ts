@@ -1,0 +1,43 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { Effect } from "effect"
+import { baseUrl } from "./server.js"
+
+/** The SDK's own client, connected over `transport` for the scope. */
+export const connectClient = (transport: Transport) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const client = new Client({ name: "tks-test", version: "1.0.0" })
+      await client.connect(transport)
+      return client
+    }),
+    (client) => Effect.promise(() => client.close())
+  )
+
+/** An MCP client of the test server's /mcp, calling as the holder of `token`. */
+export const mcpClient = (token: string) =>
+  Effect.gen(function*() {
+    const url = yield* baseUrl
+    return yield* connectClient(
+      new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
+    )
+  })
+
+export interface ToolCall {
+  readonly isError: boolean
+  readonly structured: any
+  readonly text: string
+}
+
+/** Calls a tool; the result's structured content and its text rendering. */
+export const callTool = (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  Effect.promise(async (): Promise<ToolCall> => {
+    const result = await client.callTool({ name, arguments: args })
+    const content = result.content as ReadonlyArray<{ type: string; text?: string }>
+    return {
+      isError: result.isError === true,
+      structured: result.structuredContent,
+      text: content.map((part) => part.text ?? "").join("")
+    }
+  })

@@ -1,0 +1,74 @@
+import { RpcGroup } from "@effect/rpc"
+import { Schema } from "effect"
+import {
+  Content,
+  ContentDetail,
+  ContentKnowledge,
+  ContentListParams,
+  ContentText,
+  ContentUsage
+} from "@tks/domain/content"
+import { ContentReviewListParams, ContentReviewRequest } from "@tks/domain/content-review"
+import { Page } from "@tks/domain/pagination"
+import { policies } from "@tks/domain/policies"
+import { IdInput, inputOf, tool, ToolAuthorization } from "./tool.js"
+
+const contentId = Schema.Struct({ contentId: IdInput("The content's id, e.g. from list_content or search_service") })
+
+/** The source content (documents, videos, guides) and the review queue of contributions. */
+export class ContentTools extends RpcGroup.make(
+  tool("list_content", {
+    title: "List content",
+    description:
+      "Documents, videos and guides the caller can see, most recent first. `query`: every word must appear in the title (any order, case-insensitive); `type`: document, video or guide. Paginated: pass `nextCursor` back as `cursor`; `limit` 1 to 100 (default 50).",
+    payload: inputOf(ContentListParams),
+    success: Page(Content),
+    policy: policies.content.list
+  }),
+  tool("get_content", {
+    title: "Read a content record",
+    description:
+      "One document, video or guide: title, type, summary, duration (videos), web link, and its processing and indexing status (both COMPLETED once a new document is ready).",
+    payload: contentId,
+    success: ContentDetail,
+    policy: policies.content.get
+  }),
+  tool("get_content_text", {
+    title: "Read a content's text",
+    description: "The full text of a document, video transcript or guide, as chapters ordered by sequence, each with its headline.",
+    payload: contentId,
+    success: ContentText,
+    policy: policies.content.text
+  }),
+  tool("get_content_knowledge", {
+    title: "Read what a content taught the graph",
+    description:
+      "The topics this content is evidence for, latest records only (archived and superseded left out), each with how many of its items came from this content.",
+    payload: contentId,
+    success: ContentKnowledge,
+    policy: policies.content.knowledge
+  }),
+  tool("get_content_usage", {
+    title: "Read where a content is used",
+    description:
+      "The lessons built on this content (filtered to the lessons the caller may see) and the topics for which it is the only evidence. Each list has its true count and at most 20 preview entries.",
+    payload: contentId,
+    success: ContentUsage,
+    policy: policies.content.usage
+  }),
+  tool("list_content_review_requests", {
+    title: "List content-review requests",
+    description:
+      "Contributions waiting for or past review. A reviewer (organization admin) sees the whole queue; anyone else only their own submissions. Filters: status, resourceType, kind, submitterId (reviewers only), mine. Paginated: pass `nextCursor` back as `cursor`; `limit` 1 to 100 (default 50).",
+    payload: inputOf(ContentReviewListParams),
+    success: Page(ContentReviewRequest),
+    policy: policies.contentReview.list
+  }),
+  tool("get_content_review_request", {
+    title: "Read a content-review request",
+    description: "One content-review request. A reviewer reads any request; anyone else only their own submissions.",
+    payload: Schema.Struct({ requestId: IdInput("The request's id, e.g. from list_content_review_requests") }),
+    success: ContentReviewRequest,
+    policy: policies.contentReview.get
+  })
+).middleware(ToolAuthorization) {}
