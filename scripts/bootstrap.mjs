@@ -13,7 +13,8 @@ if (stale) {
   console.error("[bootstrap] installing dependencies from the lockfile (pnpm 10 via npx)...")
   execSync("npx -y pnpm@10.34.9 install --frozen-lockfile", {
     cwd: root,
-    stdio: ["ignore", "inherit", "inherit"],
+    // stdout stays clean: `pnpm mcp:stdio` speaks MCP on it.
+    stdio: ["ignore", process.stderr, "inherit"],
     env: { ...process.env, COREPACK_ENABLE_DOWNLOAD_PROMPT: "0", COREPACK_INTEGRITY_KEYS: "0" }
   })
 }

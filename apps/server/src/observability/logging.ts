@@ -32,18 +32,31 @@ export const LogFormatConfig = withEnvironmentDefault<LogFormat>(
   (production) => production ? "json" : "logfmt"
 )
 
+type Stream = "stdout" | "stderr"
+
+const loggerOf = (format: LogFormat, stream: Stream): Logger.Logger<unknown, void> => {
+  if (format === "pretty") return Logger.prettyLogger({ stderr: stream === "stderr" })
+  const text = format === "json" ? Logger.jsonLogger : Logger.logfmtLogger
+  return stream === "stderr" ? Logger.withConsoleError(text) : Logger.withConsoleLog(text)
+}
+
 /**
- * Structured logs on stdout: JSON lines (LOG_FORMAT=json, the default when
+ * Structured logs on `stream`: JSON lines (LOG_FORMAT=json, the default when
  * NODE_ENV=production) or a readable form for a terminal; LOG_LEVEL sets
- * the minimum level (default Info). Everything else the process says (the
- * start banner, a start-up failure) goes to stderr, so with JSON every stdout
- * line parses.
+ * the minimum level (default Info).
  */
-export const LoggingLive = Layer.unwrapEffect(
-  Effect.gen(function*() {
-    const format = yield* LogFormatConfig
-    const level = yield* LogLevelConfig
-    const logger = format === "json" ? Logger.json : format === "pretty" ? Logger.pretty : Logger.logFmt
-    return Layer.merge(logger, Logger.minimumLogLevel(level))
-  })
-)
+export const loggingOn = (stream: Stream) =>
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const format = yield* LogFormatConfig
+      const level = yield* LogLevelConfig
+      return Layer.merge(Logger.replace(Logger.defaultLogger, loggerOf(format, stream)), Logger.minimumLogLevel(level))
+    })
+  )
+
+/**
+ * The server's logs, on stdout. Everything else the process says (the start
+ * banner, a start-up failure) goes to stderr, so with JSON every stdout line
+ * parses.
+ */
+export const LoggingLive = loggingOn("stdout")

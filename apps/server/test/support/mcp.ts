@@ -7,7 +7,7 @@ import { baseUrl } from "./server.js"
 /** The SDK's own client, connected over `transport` for the scope. */
 export const connectClient = (transport: Transport) =>
   Effect.acquireRelease(
-    Effect.promise(async () => {
+    Effect.tryPromise(async () => {
       const client = new Client({ name: "tks-test", version: "1.0.0" })
       await client.connect(transport)
       return client

@@ -13,6 +13,7 @@ import { createHttpServer } from "../../src/http/node-server.js"
 import { HttpRoutes } from "../../src/http/routes.js"
 import { workersLayer } from "../../src/workers.js"
 import { TestAdaptersLive, TestMessagingLive } from "./adapters.js"
+import { SharedDatabaseLive } from "./shared-database.js"
 import type { PageFetcher } from "@tks/adapters/page-fetch/port"
 import type { VideoCatalog } from "@tks/adapters/video/port"
 import type { SpeechSynthesizer } from "@tks/adapters/speech/port"
@@ -41,9 +42,10 @@ const TestWorkersLive = workersLayer({
  * or TEST_DATABASE_URL). Use with `layer(TestServerLive, { excludeTestServices: true })`.
  * Email and texts go to `messaging` (default: the recording doubles of support/adapters.ts).
  */
-export const testServerWith = <E, E2 = never>(
+const composeTestServer = <E, E2, Db, E3>(
   adapters: Layer.Layer<PageFetcher | VideoCatalog | SpeechSynthesizer, E>,
-  messaging: Layer.Layer<MailSender | SmsSender, E2> = TestMessagingLive
+  messaging: Layer.Layer<MailSender | SmsSender, E2>,
+  database: Layer.Layer<Db, E3>
 ) =>
   HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default, TestWorkersLive)),
@@ -51,10 +53,18 @@ export const testServerWith = <E, E2 = never>(
     Layer.provideMerge(Layer.mergeAll(LocalQuestionGenerator, adapters, messaging)),
     Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(FetchHttpClient.layer),
-    Layer.provideMerge(TestDatabaseLive),
+    Layer.provideMerge(database),
     // Keep test output to what matters: warnings and errors.
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )
+
+export const testServerWith = <E, E2 = never>(
+  adapters: Layer.Layer<PageFetcher | VideoCatalog | SpeechSynthesizer, E>,
+  messaging: Layer.Layer<MailSender | SmsSender, E2> = TestMessagingLive
+) => composeTestServer(adapters, messaging, TestDatabaseLive)
+
+/** The test server on a database that processes the test starts can reach too (its URL is SharedDatabaseUrl). */
+export const TestServerOnSharedDatabaseLive = composeTestServer(TestAdaptersLive, TestMessagingLive, SharedDatabaseLive)
 
 /** The test server with the test doubles of the outside world (support/adapters.ts). */
 export const TestServerLive = testServerWith(TestAdaptersLive)

@@ -1,0 +1,71 @@
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { acme, acmeCallers, other } from "@tks/core/testing/organizations"
+import { connectClient, callTool } from "./support/mcp.js"
+import { repositoryRoot } from "./support/server-process.js"
+import { importFixture, raw, TestServerOnSharedDatabaseLive } from "./support/server.js"
+import { SharedDatabaseUrl } from "./support/shared-database.js"
+import { toolCases } from "./support/tool-cases.js"
+
+/** Every tool of SPEC 4.10, by name. */
+const allTools = [
+  "search_service", "get_topic", "get_item", "get_content", "get_content_text", "get_content_knowledge", "get_content_usage",
+  "list_categories", "list_spaces", "get_space", "list_content", "list_lessons", "get_lesson", "list_company_roles",
+  "get_company_role", "list_role_duties", "list_content_review_requests", "get_content_review_request"
+]
+
+// Settings of the environment running the tests that must not reach the child.
+const notInherited = ["NODE_ENV", "DATABASE_URL", "DATA_DIR", "LOG_LEVEL", "LOG_FORMAT", "TKS_TOKEN"]
+const inherited = () =>
+  Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] =>
+      entry[1] !== undefined && !notInherited.includes(entry[0]) && !entry[0].startsWith("OTEL_")
+    )
+  )
+
+/** `pnpm mcp:stdio`'s entry as a subprocess on the test's database, with the SDK's stdio client transport. */
+const stdioClient = (token: string, stderr: Array<string>) =>
+  Effect.gen(function*() {
+    const url = yield* SharedDatabaseUrl
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", "apps/server/src/mcp-stdio.ts"],
+      cwd: repositoryRoot,
+      env: { ...inherited(), DATABASE_URL: url, TKS_TOKEN: token, DB_POOL_MAX: "4", NO_COLOR: "1" },
+      stderr: "pipe"
+    })
+    transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString("utf8")))
+    return yield* connectClient(transport)
+  })
+
+layer(TestServerOnSharedDatabaseLive, { excludeTestServices: true })("MCP over stdio (pnpm mcp:stdio)", (it) => {
+  it.scoped("lists exactly the tools of SPEC 4.10 and answers every one as its HTTP twin does, with logs on stderr only", () =>
+    Effect.gen(function*() {
+      const result = yield* importFixture(acme)
+      yield* importFixture(other)
+      const token = result.tokens[acmeCallers.viewer]!
+      const stderr: Array<string> = []
+      const client = yield* stdioClient(token, stderr)
+      const { tools } = yield* Effect.promise(() => client.listTools())
+      expect(tools.map((tool) => tool.name).sort()).toEqual([...allTools].sort())
+      for (const { tool, args, http } of toolCases(result)) {
+        const call = yield* callTool(client, tool, args)
+        const twin = yield* raw("GET", http, { token })
+        if (twin.status === 200) expect(call.structured, `${tool} ${call.text}`).toEqual(twin.json)
+        else expect(call.structured.code, tool).toBe(twin.json.code)
+      }
+      // Anything on stdout that is not MCP would have broken the client above; the start-up log line went to stderr.
+      expect(stderr.join("")).toMatch(/MCP over stdio: ready/)
+    }))
+
+  it.scoped("a token that cannot authenticate stops the process with the reason on stderr", () =>
+    Effect.gen(function*() {
+      const stderr: Array<string> = []
+      const attempt = yield* Effect.either(stdioClient("tks_never-issued", stderr))
+      expect(attempt._tag).toBe("Left")
+      // The process's last words may arrive just after the connection closed.
+      for (let waited = 0; waited < 50 && !/token/i.test(stderr.join("")); waited++) yield* Effect.sleep("100 millis")
+      expect(stderr.join("")).toMatch(/bearer token is missing, invalid, expired or revoked/i)
+    }))
+})
