@@ -6,6 +6,7 @@ import { CompanyRolesGroup } from "./groups/company-roles.js"
 import { ContentReviewGroup } from "./groups/content-review.js"
 import { ContentGroup } from "./groups/content.js"
 import { DocumentsGroup } from "./groups/documents.js"
+import { IssuesGroup } from "./groups/issues.js"
 import { KnowledgeGroup } from "./groups/knowledge.js"
 import { LessonsGroup } from "./groups/lessons.js"
 import { LearningGroup } from "./groups/learning.js"
@@ -33,6 +34,7 @@ export class Api extends HttpApi.make("tks")
   .add(DocumentsGroup)
   .add(VideosGroup)
   .add(ContentReviewGroup)
+  .add(IssuesGroup)
   .add(KnowledgeGroup)
   .add(SearchGroup)
   .add(NarrationGroup)

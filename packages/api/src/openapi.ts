@@ -23,6 +23,8 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   documents: "Adding documents, written in markdown or fetched from a public address: published, or sent to review (SPEC 3.3).",
   videos: "Adding hosted videos of the video-hosting site (no review lane).",
   contentReview: "The review lane: contributions waiting for an administrator, and the decisions that move them.",
+  issues:
+    "Data-quality issues: conflicts, duplicates, stale or misfiled knowledge and gaps, with the records they are about, who is assigned and how each was resolved. Only what the caller can read.",
   knowledge:
     "The knowledge graph: 14 categories hold spaces, spaces hold topics, topics hold items (processes, policies, facts) with the evidence they came from. Only the live graph, and only what the caller can read.",
   search: "Full-text search over topics and content chapters the caller can read, with highlighted snippets and typo tolerance.",

@@ -6,6 +6,7 @@ import { CompanyRoles } from "./company-roles/service.js"
 import { ContentReview } from "./content-review/service.js"
 import { ContentLibrary } from "./content/service.js"
 import { Documents } from "./intake/documents.js"
+import { DataQualityIssues } from "./issues/service.js"
 import { Videos } from "./intake/videos.js"
 import { Learning } from "./learning/service.js"
 import { KnowledgeGraph } from "./knowledge/service.js"
@@ -49,6 +50,7 @@ export const CoreLive = Layer.mergeAll(
   Documents.Default,
   Videos.Default,
   ContentReview.Default,
+  DataQualityIssues.Default,
   KnowledgeGraph.Default,
   Search.Default,
   Narration.Default,

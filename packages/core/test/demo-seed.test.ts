@@ -58,6 +58,8 @@ layer(TestLayer)("demo fixture", (it) => {
         org_chart_verifications: 1,
         directory_connections: 1,
         directory_events: 7,
+        data_quality_issues: 6,
+        data_quality_issue_targets: 10,
         access_tokens: 11,
         content: 5,
         content_teams: 2,

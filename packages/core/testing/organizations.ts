@@ -1,5 +1,6 @@
 import type { OrgFixtureInput } from "../src/org-import/schema.js"
 import { acmeContent, acmeReviewRequests } from "./acme-content.js"
+import { acmeIssues, otherIssues } from "./acme-issues.js"
 import { acmeCompanyRoles, acmeDuties, acmeLessons, acmeSpaces } from "./acme-knowledge.js"
 import { acmeTraining, acmeTrainingLessons } from "./acme-training.js"
 
@@ -48,7 +49,7 @@ import { acmeTraining, acmeTrainingLessons } from "./acme-training.js"
  * Three pending invitations; six findings; the org chart verified ten days
  * before the test run on a 90-day interval; an ACTIVE directory connection
  * with its counters and nine events. The knowledge graph, company roles and
- * duties are described in acme-knowledge.ts; lessons, enrollments, quiz
+ * duties are described in acme-knowledge.ts; data-quality issues in acme-issues.ts; lessons, enrollments, quiz
  * results, obligations, mastery, reviews and pop quizzes in acme-training.ts.
  *
  * **other**: a second organization (starter plan) with one admin, Otto, and
@@ -218,6 +219,7 @@ export const acme: OrgFixtureInput = {
     },
     events: acmeDirectoryEvents
   },
+  issues: acmeIssues,
   ...acmeTraining
 }
 
@@ -229,5 +231,6 @@ export const other: OrgFixtureInput = {
   ],
   teams: [{ key: "otherTeam", name: "Other Team", members: [{ person: "otto" }] }],
   companyRoles: [{ key: "otherRole", name: "Alpha Other" }],
-  invitations: [{ name: "Oscar Otherorg", email: "oscar@x.test", expiresAt: "2099-01-01T00:00:00.000Z" }]
+  invitations: [{ name: "Oscar Otherorg", email: "oscar@x.test", expiresAt: "2099-01-01T00:00:00.000Z" }],
+  issues: otherIssues
 }

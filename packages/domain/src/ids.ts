@@ -57,6 +57,8 @@ export const MemberReviewId = id("MemberReviewId")
 export type MemberReviewId = typeof MemberReviewId.Type
 export const NotificationId = id("NotificationId")
 export type NotificationId = typeof NotificationId.Type
+export const IssueId = id("IssueId")
+export type IssueId = typeof IssueId.Type
 
 /** The prefix each kind of record's id carries. */
 export const IdPrefix = {
@@ -89,6 +91,7 @@ export const IdPrefix = {
   popQuiz: "pq",
   popQuizRecipient: "pqr",
   memberReview: "rev",
-  notification: "ntf"
+  notification: "ntf",
+  issue: "iss"
 } as const
 export type IdKind = keyof typeof IdPrefix

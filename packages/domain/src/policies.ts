@@ -162,6 +162,12 @@ export const policies = {
     startPopQuiz: policy({ action: "start a pop quiz", reach: "self", denied: { notFound: "No such pop quiz" } }),
     answerPopQuiz: policy({ action: "answer a pop quiz", reach: "self", denied: { notFound: "No such pop quiz" } })
   },
+  issues: {
+    // Organization admins read every issue; anyone else an issue with a target they can read, with no target, or
+    // assigned to them (directly or through a company role they hold now). The service filters; no permission needed.
+    list: policy({ action: "list data-quality issues", reach: "organization" }),
+    get: policy({ action: "read a data-quality issue", reach: "organization", denied: { notFound: "No such issue" } })
+  },
   administration: {
     findings: policy({ action: "read findings", permission: "organization.update", reach: "organization" }),
     orgChartVerification: policy({

@@ -9,6 +9,7 @@ import { CompanyRolesHandlers } from "./handlers/company-roles.js"
 import { ContentReviewHandlers } from "./handlers/content-review.js"
 import { ContentHandlers } from "./handlers/content.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
+import { IssuesHandlers } from "./handlers/issues.js"
 import { KnowledgeHandlers } from "./handlers/knowledge.js"
 import { LessonsHandlers } from "./handlers/lessons.js"
 import { LearningHandlers } from "./handlers/learning.js"
@@ -37,6 +38,7 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     DocumentsHandlers,
     VideosHandlers,
     ContentReviewHandlers,
+    IssuesHandlers,
     KnowledgeHandlers,
     SearchHandlers,
     NarrationHandlers,

@@ -12,6 +12,7 @@ import lessonTopics from "./0009_lesson_topics.js"
 import learningQueueSpeed from "./0010_learning_queue_speed.js"
 import topicLearning from "./0011_topic_learning.js"
 import topicLearningVersions from "./0012_topic_learning_versions.js"
+import dataQualityIssues from "./0013_data_quality_issues.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -26,5 +27,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0009_lesson_topics": lessonTopics,
   "0010_learning_queue_speed": learningQueueSpeed,
   "0011_topic_learning": topicLearning,
-  "0012_topic_learning_versions": topicLearningVersions
+  "0012_topic_learning_versions": topicLearningVersions,
+  "0013_data_quality_issues": dataQualityIssues
 }

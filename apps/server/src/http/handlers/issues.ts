@@ -1,0 +1,14 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "@tks/api/api"
+import { DataQualityIssues } from "@tks/core/issues/service"
+import { IssueId } from "@tks/domain/ids"
+import { asCaller } from "../as-caller.js"
+
+export const IssuesHandlers = HttpApiBuilder.group(Api, "issues", (handlers) =>
+  Effect.gen(function*() {
+    const issues = yield* DataQualityIssues
+    return handlers
+      .handle("list", ({ urlParams }) => asCaller((access) => issues.list(access, urlParams)))
+      .handle("get", ({ path }) => asCaller((access) => issues.get(access, IssueId.make(path.id))))
+  }))

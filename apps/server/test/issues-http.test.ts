@@ -1,0 +1,135 @@
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { acmeCallerMatrix, badTokens, type CallerKind } from "./support/callers.js"
+import { tamperCursor } from "./support/cursors.js"
+import { expectError, walkPages } from "./support/responses.js"
+import { clientFor, raw, TestServerLive } from "./support/server.js"
+
+/**
+ * GET /v1/issues and /v1/issues/{id} over acme's issues (core's
+ * testing/acme-issues.ts tabulates who reads what; the rules themselves are
+ * core's issues-*.test.ts). Here: the caller matrix, the wire shape and the
+ * 400s of the transport.
+ */
+const setup = acmeCallerMatrix
+
+const isoMs = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+/** The issue keys each caller lists, newest first (the two of 2026-07-08 are compared as a set). */
+const expectedKeys: Record<CallerKind, ReadonlyArray<string>> = {
+  owner: ["tieOther", "draftOnly", "categoryMisfile", "noTarget", "archivedDuplicate", "oncallGap", "secretsStale", "deployConflict"],
+  admin: ["tieOther", "draftOnly", "categoryMisfile", "noTarget", "archivedDuplicate", "oncallGap", "secretsStale", "deployConflict"],
+  billingAdmin: ["tieOther", "draftOnly", "categoryMisfile", "noTarget", "archivedDuplicate", "oncallGap", "secretsStale", "deployConflict"],
+  viewer: ["tieOther", "categoryMisfile", "noTarget", "oncallGap", "secretsStale", "deployConflict"],
+  external: ["categoryMisfile", "noTarget", "secretsStale"],
+  // Tara: assigned oncallGap; reads what every member reads, and Ops' runbooks.
+  teamAdmin: ["tieOther", "categoryMisfile", "noTarget", "oncallGap", "deployConflict"],
+  otherOrgAdmin: ["otherIssue"]
+}
+
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/issues, /v1/issues/{id} (SPEC 4.10)", (it) => {
+  it.effect("each caller lists the issues they may read, most recent first, in the documented shape", () =>
+    Effect.gen(function*() {
+      const { other, result, tokens } = yield* setup
+      for (const [kind, keys] of Object.entries(expectedKeys) as Array<[CallerKind, ReadonlyArray<string>]>) {
+        const ids = kind === "otherOrgAdmin" ? other.ids.issues : result.ids.issues
+        const response = yield* raw("GET", "/v1/issues", { token: tokens[kind] })
+        expect(response.status, kind).toBe(200)
+        expect(response.json.nextCursor, kind).toBeNull()
+        const listed: Array<string> = response.json.data.map((issue: { id: string }) => issue.id)
+        const expected = keys.map((key) => ids[key])
+        expect(new Set(listed.slice(0, 2)), kind).toEqual(new Set(expected.slice(0, 2)))
+        expect(listed.slice(2), kind).toEqual(expected.slice(2))
+      }
+      const viewer = yield* raw("GET", "/v1/issues?status=IN_PROGRESS", { token: tokens.viewer })
+      expect(viewer.json.data).toEqual([{
+        id: result.ids.issues.oncallGap,
+        type: "CONTENT_GAP",
+        severity: "MEDIUM",
+        status: "IN_PROGRESS",
+        title: "On-call has no escalation steps",
+        assignee: { type: "person", id: result.ids.people.tara, name: "Tara Teamadmin" },
+        targetCount: 4,
+        createdAt: expect.stringMatching(isoMs),
+        updatedAt: expect.stringMatching(isoMs),
+        url: expect.stringMatching(new RegExp(`/v1/issues/${result.ids.issues.oncallGap}$`))
+      }])
+    }))
+
+  it.effect("the typed client reads an issue's detail: targets with affected content, and a closed issue's resolution", () =>
+    Effect.gen(function*() {
+      const { result, tokens } = yield* setup
+      const client = yield* clientFor(tokens.viewer)
+      const issue = yield* client.issues.get({ path: { id: result.ids.issues.categoryMisfile! } })
+      expect(issue).toMatchObject({
+        status: "DISMISSED",
+        description: null,
+        assignee: { type: "person", id: result.ids.people.victor, name: "Victor Viewer" },
+        targetCount: 1,
+        targets: [{ entityType: "CATEGORY", entityId: result.ids.categories.engineering, entityName: "Engineering", content: [] }],
+        resolution: { strategy: "NO_CHANGE_NEEDED", note: null, resolvedAt: "2026-07-07T09:00:00.000Z" }
+      })
+      const conflict = yield* client.issues.get({ path: { id: result.ids.issues.deployConflict! } })
+      expect(conflict.targets.map((target) => [target.entityType, target.content.map((piece) => piece.title)])).toEqual([
+        ["TOPIC", ["Deployment Guide"]],
+        ["CONTENT", ["Deployment Guide"]],
+        ["ITEM", ["Deployment Guide"]]
+      ])
+      const mine = yield* client.issues.list({ urlParams: { assignedToMe: true } })
+      expect(mine.data.map((row) => row.id)).toEqual(
+        ["tieOther", "categoryMisfile", "secretsStale"].map((key) => result.ids.issues[key])
+      )
+    }))
+
+  it.effect("404 No such issue for an unreadable issue, another organization's, and an unknown id", () =>
+    Effect.gen(function*() {
+      const { other, result, tokens } = yield* setup
+      const cases = [
+        [tokens.external, result.ids.issues.deployConflict, "external, no readable target"],
+        [tokens.viewer, result.ids.issues.archivedDuplicate, "viewer, archived targets and an ended role"],
+        [tokens.teamAdmin, result.ids.issues.secretsStale, "team admin, admins-only targets"],
+        [tokens.otherOrgAdmin, result.ids.issues.noTarget, "another organization's admin"],
+        [tokens.admin, other.ids.issues.otherIssue, "another organization's issue"],
+        [tokens.admin, "iss_unknown", "unknown id"]
+      ] as const
+      for (const [token, id, label] of cases) {
+        const response = yield* raw("GET", `/v1/issues/${id}`, { token })
+        expectError(response, 404, "NOT_FOUND", label)
+        expect(response.json.message, label).toBe("No such issue")
+      }
+      const admin = yield* raw("GET", `/v1/issues/${result.ids.issues.archivedDuplicate}`, { token: tokens.billingAdmin })
+      expect(admin.status).toBe(200)
+      expect(admin.json.targets).toHaveLength(2)
+    }))
+
+  it.effect("no token, a made-up, an expired or a revoked token: 401 with a JSON body, on both routes", () =>
+    Effect.gen(function*() {
+      const { result, tokens } = yield* setup
+      for (const kind of badTokens) {
+        expectError(yield* raw("GET", "/v1/issues", { token: tokens[kind] }), 401, "UNAUTHORIZED", kind)
+        expectError(yield* raw("GET", `/v1/issues/${result.ids.issues.noTarget}`, { token: tokens[kind] }), 401, "UNAUTHORIZED", kind)
+      }
+    }))
+
+  it.effect("a bad filter value is a 400 VALIDATION_ERROR with a JSON body", () =>
+    Effect.gen(function*() {
+      const { tokens } = yield* setup
+      for (const query of ["status=CLOSED", "type=conflict", "severity=URGENT", "assignedToMe=yes", "assignedToMe=1", "limit=0", "limit=101"]) {
+        expectError(yield* raw("GET", `/v1/issues?${query}`, { token: tokens.admin }), 400, "VALIDATION_ERROR", query)
+      }
+    }))
+
+  it.effect("pages walk the listing once; an unreadable, tampered or foreign cursor is a 400 INVALID_CURSOR", () =>
+    Effect.gen(function*() {
+      const { result, tokens } = yield* setup
+      const walked = yield* walkPages("/v1/issues", tokens.admin, 3)
+      expect(walked.pages).toBe(3)
+      expect(new Set(walked.rows.map((row) => row.id))).toEqual(new Set(Object.values(result.ids.issues)))
+      const first = yield* raw("GET", "/v1/issues?limit=2", { token: tokens.admin })
+      const cursor: string = first.json.nextCursor
+      expectError(yield* raw("GET", "/v1/issues?cursor=garbage", { token: tokens.admin }), 400, "INVALID_CURSOR", "garbage")
+      expectError(yield* raw("GET", `/v1/issues?limit=2&cursor=${encodeURIComponent(tamperCursor(cursor))}`, { token: tokens.admin }), 400, "INVALID_CURSOR", "tampered")
+      expectError(yield* raw("GET", `/v1/issues?limit=2&status=OPEN&cursor=${encodeURIComponent(cursor)}`, { token: tokens.admin }), 400, "INVALID_CURSOR", "other filter")
+      expectError(yield* raw("GET", `/v1/issues?limit=2&cursor=${encodeURIComponent(cursor)}`, { token: tokens.owner }), 400, "INVALID_CURSOR", "other caller")
+    }))
+})

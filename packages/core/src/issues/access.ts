@@ -1,0 +1,63 @@
+import type { SqlClient, Statement } from "@effect/sql"
+import type { UserId } from "@tks/domain/ids"
+import { contentVisible, itemVisible, type Reader, spaceVisible, topicVisible } from "../knowledge/access.js"
+
+/**
+ * Who reads which issue, and which of its targets, as SQL conditions on a
+ * `data_quality_issues` row and a `data_quality_issue_targets` row of the
+ * outer query (the product's rule, policies.issues):
+ *
+ * - organization admins read every issue and every target;
+ * - anyone else reads the targets they can read in the live graph or the
+ *   library (DOMAIN "Visibility"; categories are anyone's), and an issue
+ *   with at least one such target, with no target at all, or assigned to
+ *   them directly or through a company role they hold now.
+ */
+
+type Sql = SqlClient.SqlClient
+type Fragment = Statement.Fragment
+
+/** The caller as these conditions see them: `admin` skips every visibility check. */
+export interface IssueReader {
+  readonly userId: UserId
+  readonly admin: boolean
+  readonly reader: Reader
+}
+
+/** The target row `alias` names a record `who` can read. */
+export const targetVisible = (sql: Sql, who: IssueReader, alias: string): Fragment => {
+  if (who.admin) return sql`TRUE`
+  const t = sql(alias)
+  const reader = who.reader
+  return sql`(CASE ${t}.entity_type
+    WHEN 'TOPIC' THEN EXISTS (SELECT 1 FROM topics iv_topic
+      WHERE iv_topic.org_id = ${t}.org_id AND iv_topic.id = ${t}.entity_id AND ${topicVisible(sql, reader, "iv_topic")})
+    WHEN 'ITEM' THEN EXISTS (SELECT 1 FROM items iv_item
+      WHERE iv_item.org_id = ${t}.org_id AND iv_item.id = ${t}.entity_id AND ${itemVisible(sql, reader, "iv_item")})
+    WHEN 'SPACE' THEN EXISTS (SELECT 1 FROM spaces iv_space
+      WHERE iv_space.org_id = ${t}.org_id AND iv_space.id = ${t}.entity_id AND ${spaceVisible(sql, reader, "iv_space")})
+    WHEN 'CATEGORY' THEN TRUE
+    WHEN 'CONTENT' THEN EXISTS (SELECT 1 FROM content iv_content
+      WHERE iv_content.org_id = ${t}.org_id AND iv_content.id = ${t}.entity_id AND ${contentVisible(sql, reader, "iv_content")})
+    ELSE FALSE END)`
+}
+
+/** The issue row `alias` is assigned to `userId`, directly or through a company role they hold now. */
+export const assignedTo = (sql: Sql, userId: UserId, alias: string): Fragment => {
+  const issue = sql(alias)
+  return sql`(${issue}.assignee_user_id = ${userId} OR EXISTS (
+    SELECT 1 FROM role_members iv_holder
+    WHERE iv_holder.org_id = ${issue}.org_id AND iv_holder.role_id = ${issue}.assignee_role_id
+      AND iv_holder.user_id = ${userId} AND iv_holder.ended_at IS NULL))`
+}
+
+/** The issue row `alias` is readable by `who`. */
+export const issueReadable = (sql: Sql, who: IssueReader, alias: string): Fragment => {
+  if (who.admin) return sql`TRUE`
+  const issue = sql(alias)
+  return sql`(${assignedTo(sql, who.userId, alias)}
+    OR NOT EXISTS (SELECT 1 FROM data_quality_issue_targets iv_any
+      WHERE iv_any.org_id = ${issue}.org_id AND iv_any.issue_id = ${issue}.id)
+    OR EXISTS (SELECT 1 FROM data_quality_issue_targets iv_target
+      WHERE iv_target.org_id = ${issue}.org_id AND iv_target.issue_id = ${issue}.id AND ${targetVisible(sql, who, "iv_target")}))`
+}
