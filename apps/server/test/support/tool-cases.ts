@@ -51,6 +51,11 @@ export const toolCases = (acme: ImportResult): ReadonlyArray<ToolCase> => {
     { tool: "list_role_duties", args: { companyRoleId: role, entityType: "ITEM", limit: 2 }, http: `/v1/company-roles/${role}/duties?entityType=ITEM&limit=2` },
     { tool: "list_lessons", args: {}, http: "/v1/lessons" },
     { tool: "get_lesson", args: { lessonId: id(ids.lessons, "onboarding") }, http: `/v1/lessons/${id(ids.lessons, "onboarding")}` },
-    { tool: "get_lesson", args: { lessonId: id(ids.lessons, "incident") }, http: `/v1/lessons/${id(ids.lessons, "incident")}` }
+    { tool: "get_lesson", args: { lessonId: id(ids.lessons, "incident") }, http: `/v1/lessons/${id(ids.lessons, "incident")}` },
+    { tool: "list_issues", args: {}, http: "/v1/issues" },
+    { tool: "list_issues", args: { status: "OPEN", assignedToMe: true }, http: "/v1/issues?status=OPEN&assignedToMe=true" },
+    { tool: "list_issues", args: { severity: "CRITICAL", type: "STALE", limit: 1 }, http: "/v1/issues?severity=CRITICAL&type=STALE&limit=1" },
+    { tool: "get_issue", args: { issueId: id(ids.issues, "oncallGap") }, http: `/v1/issues/${id(ids.issues, "oncallGap")}` },
+    { tool: "get_issue", args: { issueId: id(ids.issues, "secretsStale") }, http: `/v1/issues/${id(ids.issues, "secretsStale")}` }
   ]
 }

@@ -1,6 +1,7 @@
 import { ContentTools } from "./content.js"
 import { KnowledgeTools } from "./knowledge.js"
 import { OrgChartTools } from "./org-chart.js"
+import { QualityTools } from "./quality.js"
 import { TrainingTools } from "./training.js"
 
 /**
@@ -9,4 +10,4 @@ import { TrainingTools } from "./training.js"
  * Effect clients; every call goes through ToolAuthorization (each area's
  * group declares it, so its handlers may read CurrentAccess).
  */
-export class Tools extends KnowledgeTools.merge(ContentTools, OrgChartTools, TrainingTools) {}
+export class Tools extends KnowledgeTools.merge(ContentTools, OrgChartTools, TrainingTools, QualityTools) {}

@@ -1,0 +1,26 @@
+import { RpcGroup } from "@effect/rpc"
+import { Schema } from "effect"
+import { IssueDetail, IssueListParams, IssueSummary } from "@tks/domain/issue"
+import { Page } from "@tks/domain/pagination"
+import { policies } from "@tks/domain/policies"
+import { IdInput, inputOf, tool, ToolAuthorization } from "./tool.js"
+
+/** The health of the knowledge base: data-quality issues. */
+export class QualityTools extends RpcGroup.make(
+  tool("list_issues", {
+    title: "List data-quality issues",
+    description:
+      "Data-quality issues found in the knowledge base (conflicts, duplicates, misclassifications, stale or missing knowledge), most recent first. Filters: status (OPEN, IN_PROGRESS, RESOLVED, DISMISSED), type (CONFLICT, DUPLICATE, MISCLASSIFICATION, STALE, CONTENT_GAP, STRUCTURE_GAP, OTHER), severity (CRITICAL, HIGH, MEDIUM, LOW), assignedToMe (assigned to the caller directly or to a company role they hold now). Only issues the caller can see: organization admins see all; others those about something they can read, or assigned to them. Paginated: pass `nextCursor` back as `cursor`; `limit` 1 to 100 (default 50).",
+    payload: inputOf(IssueListParams),
+    success: Page(IssueSummary),
+    policy: policies.issues.list
+  }),
+  tool("get_issue", {
+    title: "Read a data-quality issue",
+    description:
+      "One data-quality issue: its description, its targets (topics, items, spaces, categories or content) each with the affected content the caller can read, its assignee, and for a closed issue (RESOLVED, DISMISSED) the resolution strategy, note and date.",
+    payload: Schema.Struct({ issueId: IdInput("The issue's id, e.g. from list_issues") }),
+    success: IssueDetail,
+    policy: policies.issues.get
+  })
+).middleware(ToolAuthorization) {}
