@@ -1,0 +1,46 @@
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { RpcClient, RpcSerialization } from "@effect/rpc"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { Tools } from "@tks/mcp/contract/tools"
+import { acmeCallerMatrix } from "./support/callers.js"
+import { baseUrl, raw, TestServerLive } from "./support/server.js"
+
+/** An Effect client of /rpc derived from the tool group, calling as the holder of `token`. */
+const rpcClient = (token: string) =>
+  Effect.gen(function*() {
+    const url = yield* baseUrl
+    const protocol = RpcClient.layerProtocolHttp({
+      url: `${url}/rpc`,
+      transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(token))
+    }).pipe(Layer.provide([FetchHttpClient.layer, RpcSerialization.layerNdjson]))
+    return yield* RpcClient.make(Tools).pipe(Effect.provide(protocol))
+  })
+
+layer(TestServerLive, { excludeTestServices: true })("The tools at /rpc for Effect clients", (it) => {
+  it.scoped("an Effect RpcClient of the same group gets the HTTP twin's records, typed", () =>
+    Effect.gen(function*() {
+      const { result, tokens } = yield* acmeCallerMatrix
+      const client = yield* rpcClient(tokens.viewer)
+      const topicId = result.ids.topics.deploy!
+      const topic = yield* client.get_topic({ topicId })
+      const http = yield* raw("GET", `/v1/topics/${topicId}`, { token: tokens.viewer })
+      expect(topic).toEqual(http.json)
+      const page = yield* client.list_content({ limit: 2 })
+      expect(page.data.length).toBe(2)
+    }))
+
+  it.scoped("the same rules: out of reach is NotFound, a bad token Unauthorized, both as typed errors", () =>
+    Effect.gen(function*() {
+      const { result, tokens } = yield* acmeCallerMatrix
+      const viewer = yield* rpcClient(tokens.viewer)
+      const hidden = yield* Effect.flip(viewer.get_topic({ topicId: result.ids.topics.keys! }))
+      expect(hidden).toMatchObject({ _tag: "NotFound", code: "NOT_FOUND", message: "No such topic" })
+      const stranger = yield* rpcClient(tokens.invalid)
+      const refused = yield* Effect.flip(stranger.list_categories({}))
+      expect(refused).toMatchObject({ _tag: "Unauthorized", code: "UNAUTHORIZED" })
+      const external = yield* rpcClient(tokens.external)
+      const forbidden = yield* Effect.flip(external.list_company_roles({}))
+      expect(forbidden).toMatchObject({ _tag: "Forbidden", code: "FORBIDDEN" })
+    }))
+})
