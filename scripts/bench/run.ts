@@ -1,6 +1,6 @@
 /**
  * `pnpm bench [--database-url URL] [--walks N] [--no-analyze] [--explain] [--people N] [--roles N]
- *   [--topics N] [--content N] [--samples N] [--only narration|assigning|learning-queue]`
+ *   [--topics N] [--content N] [--samples N] [--only narration|assigning|learning-queue|tools]`
  *
  * 1. Generates a 20,000-person / 500-role organization with a knowledge graph
  *    of 5,000 topics and a library of 20,000 content records with chapters
@@ -36,6 +36,10 @@
  *    statement under EXPLAIN (ANALYZE) against the 20 ms budget. Run before
  *    step 6, which leaves the workers busy.
  *
+ * 8. The tools (tools.ts): `tools/call` of search_service and list_role_duties
+ *    over /mcp next to their HTTP twins, alternating, against the 1.3x budget.
+ *
+ * `--only tools` imports the same organization and runs step 8 alone;
  * `--only narration` imports a 200-person organization and runs step 5 alone;
  * `--only assigning` imports the 20,000 people (--people N) with a small
  * graph and library and runs step 6 alone; `--only learning-queue` imports
@@ -56,6 +60,7 @@ import { learningQueueFixture } from "./learning-queue-fixture.js"
 import { explainPageHundred, MEMBER_PAGES } from "./members-plan.js"
 import { assigningBench } from "./assigning.js"
 import { narrationBench } from "./narration.js"
+import { toolsBench } from "./tools.js"
 import { libraryReads } from "./reads.js"
 import { sampledCells, sampledHeader, WARM_UP } from "./samples.js"
 import { median, ms, type Page, type Row, summarize, table, walk } from "./walk.js"
@@ -80,8 +85,9 @@ const { values: flags } = parseArgs({
 const narrationOnly = flags.only === "narration"
 const assigningOnly = flags.only === "assigning"
 const queueOnly = flags.only === "learning-queue"
-if (flags.only !== undefined && !narrationOnly && !assigningOnly && !queueOnly) {
-  throw new Error(`--only takes "narration", "assigning" or "learning-queue", not ${JSON.stringify(flags.only)}`)
+const toolsOnly = flags.only === "tools"
+if (flags.only !== undefined && !narrationOnly && !assigningOnly && !queueOnly && !toolsOnly) {
+  throw new Error(`--only takes "narration", "assigning", "learning-queue" or "tools", not ${JSON.stringify(flags.only)}`)
 }
 /** Only a people-sized organization matters to step 6: a small graph and library keep its import short. */
 const small = narrationOnly || assigningOnly
@@ -175,6 +181,14 @@ const program = Effect.gen(function*() {
 
   const teamId = result.ids["teams"]?.["team150"]
   const roleId = result.ids["companyRoles"]?.["r7"]
+  const tools = () =>
+    Effect.promise(() => toolsBench({ base, token, roleId, samples, progress })).pipe(
+      Effect.flatMap((lines) => Effect.sync(() => lines.forEach((line) => console.log(line))))
+    )
+  if (toolsOnly) {
+    yield* sql.unsafe("ANALYZE")
+    return yield* tools()
+  }
 
   // 2a. First pages right after the import, before any ANALYZE.
   if (analyze) {
@@ -300,6 +314,9 @@ const program = Effect.gen(function*() {
   for (const missing of reads.unmeasured) console.log(`${missing.label}: ${missing.reason}`)
   if (reads.report.length > 0) console.log(`\nsearch: the SQL the server ran for the last sample of each search, run again under EXPLAIN (ANALYZE):`)
   for (const line of reads.report) console.log(line)
+
+  // 8. The tools next to their HTTP twins, on the same organization.
+  yield* tools()
 
   // 5. Narration.
   yield* narration()

@@ -36,7 +36,7 @@ layer(TestServerLive, { excludeTestServices: true })("The tools at /rpc for Effe
       const viewer = yield* rpcClient(tokens.viewer)
       const hidden = yield* Effect.flip(viewer.get_topic({ topicId: result.ids.topics.keys! }))
       expect(hidden).toMatchObject({ _tag: "NotFound", code: "NOT_FOUND", message: "No such topic" })
-      const stranger = yield* rpcClient(tokens.invalid)
+      const stranger = yield* rpcClient("tks_this-token-was-never-issued")
       const refused = yield* Effect.flip(stranger.list_categories({}))
       expect(refused).toMatchObject({ _tag: "Unauthorized", code: "UNAUTHORIZED" })
       const external = yield* rpcClient(tokens.external)
