@@ -8,6 +8,7 @@ import { ContentGroup } from "./groups/content.js"
 import { DocumentsGroup } from "./groups/documents.js"
 import { KnowledgeGroup } from "./groups/knowledge.js"
 import { LessonsGroup } from "./groups/lessons.js"
+import { MaturityGroup } from "./groups/maturity.js"
 import { LearningGroup } from "./groups/learning.js"
 import { LearningQueueGroup } from "./groups/learning-queue.js"
 import { MeGroup } from "./groups/me.js"
@@ -35,6 +36,7 @@ export class Api extends HttpApi.make("tks")
   .add(ContentReviewGroup)
   .add(KnowledgeGroup)
   .add(SearchGroup)
+  .add(MaturityGroup)
   .add(NarrationGroup)
   .add(LessonsGroup)
   .add(TrainingGroup)

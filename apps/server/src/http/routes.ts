@@ -11,6 +11,7 @@ import { ContentHandlers } from "./handlers/content.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { KnowledgeHandlers } from "./handlers/knowledge.js"
 import { LessonsHandlers } from "./handlers/lessons.js"
+import { MaturityHandlers } from "./handlers/maturity.js"
 import { LearningHandlers } from "./handlers/learning.js"
 import { LearningQueueHandlers } from "./handlers/learning-queue.js"
 import { MeHandlers } from "./handlers/me.js"
@@ -38,6 +39,7 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     ContentReviewHandlers,
     KnowledgeHandlers,
     SearchHandlers,
+    MaturityHandlers,
     NarrationHandlers,
     LessonsHandlers,
     TrainingHandlers,
