@@ -6,6 +6,7 @@ import type { CategorySlug } from "@tks/domain/knowledge"
 import type { MaturityParams } from "@tks/domain/maturity"
 import { policies } from "@tks/domain/policies"
 import { acme, other } from "@tks/core/testing/organizations"
+import { demoFixture } from "../src/demo/fixture.js"
 import { KnowledgeMaturity } from "../src/maturity/service.js"
 import { FixtureImporter } from "../src/org-import/importer.js"
 import { type Imported, importedOnce } from "./support/access.js"
@@ -20,7 +21,7 @@ import { type Imported, importedOnce } from "./support/access.js"
  * Acme's content dates from April 2026.
  */
 const TestLayer = Layer.mergeAll(FixtureImporter.Default, KnowledgeMaturity.Default).pipe(Layer.provideMerge(TestDatabaseLive))
-const setup = importedOnce({ acme, other })
+const setup = importedOnce({ acme, other, demo: demoFixture() })
 
 /** "Now" for freshness: within a year of acme's content, unless a test moves it. */
 const at = (iso: string) => TestClock.setTime(Date.parse(iso))
@@ -145,5 +146,19 @@ layer(TestLayer)("knowledge maturity (SPEC 4.10 get_maturity, list_category_heal
       const error = yield* Effect.flip(maturity(acme, "adam", { categorySlug: "Engineering" as CategorySlug }))
       expect(error).toMatchObject({ _tag: "BadRequest", code: "VALIDATION_ERROR" })
       for (const { slug } of categories) expect(error.message).toContain(slug)
+    }))
+
+  it.effect("the demo organization's categories land on different levels: one high, one low, the rest unscored", () =>
+    Effect.gen(function*() {
+      const { demo } = yield* setup
+      yield* november
+      expect(scored(yield* health(demo, "ava"))).toEqual([
+        "customer-success null 1",
+        "operations MANAGED 3",
+        "finance null 1",
+        "health-safety INITIAL 3"
+      ])
+      const safety = yield* maturity(demo, "ava", { categorySlug: "health-safety" })
+      expect(safety.recommendations[0]).toMatchObject({ code: "itemsPerTopic", unlocks: "DEFINED", impact: "HIGH" })
     }))
 })
