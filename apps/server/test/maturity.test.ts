@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { categories } from "@tks/domain/knowledge"
+import { signalCodes } from "@tks/domain/maturity"
 import { acmeCallerMatrix, badTokens, type CallerKind, callerKinds } from "./support/callers.js"
 import { expectError } from "./support/responses.js"
 import { clientFor, raw, TestServerLive } from "./support/server.js"
@@ -70,15 +71,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/maturity, /v1/cate
       const { tokens } = yield* setup
       const client = yield* clientFor(tokens.admin)
       const read = yield* client.maturity.get({ urlParams: { categorySlug: "engineering" } })
-      expect(read.signals.map((signal) => signal.code)).toEqual([
-        "topicCount",
-        "itemsPerTopic",
-        "evidenceCoverage",
-        "ownershipCoverage",
-        "trainingCoverage",
-        "freshness",
-        "relatedness"
-      ])
+      expect(read.signals.map((signal) => signal.code)).toEqual([...signalCodes])
       expect(read.recommendations.map((r) => r.rank)).toEqual(read.recommendations.map((_, index) => index + 1))
       expect(read.recommendations.length > 0).toBe(read.level !== "OPTIMIZED")
       const strategy = yield* client.maturity.get({ urlParams: { categorySlug: "strategy" } })
