@@ -9,6 +9,7 @@ import { DocumentsGroup } from "./groups/documents.js"
 import { IssuesGroup } from "./groups/issues.js"
 import { KnowledgeGroup } from "./groups/knowledge.js"
 import { LessonsGroup } from "./groups/lessons.js"
+import { MaturityGroup } from "./groups/maturity.js"
 import { LearningGroup } from "./groups/learning.js"
 import { LearningQueueGroup } from "./groups/learning-queue.js"
 import { MeGroup } from "./groups/me.js"
@@ -37,6 +38,7 @@ export class Api extends HttpApi.make("tks")
   .add(IssuesGroup)
   .add(KnowledgeGroup)
   .add(SearchGroup)
+  .add(MaturityGroup)
   .add(NarrationGroup)
   .add(LessonsGroup)
   .add(TrainingGroup)

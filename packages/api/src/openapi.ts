@@ -27,6 +27,8 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
     "Data-quality issues: conflicts, duplicates, stale or misfiled knowledge and gaps, with the records they are about, who is assigned and how each was resolved. Only what the caller can read.",
   knowledge:
     "The knowledge graph: 14 categories hold spaces, spaces hold topics, topics hold items (processes, policies, facts) with the evidence they came from. Only the live graph, and only what the caller can read.",
+  maturity:
+    "Knowledge maturity: how well each category, and the organization, is documented, backed by evidence, owned, taught, kept current and linked, as a level with ranked recommendations. Counted over what the caller can read.",
   search: "Full-text search over topics and content chapters the caller can read, with highlighted snippets and typo tolerance.",
   narration: "Voice narration: text to MP3 speech with word timings, against a monthly character allowance per organization.",
   lessons: "Lessons: their source content pieces in order, and their retraining policy. Only lessons the caller can read.",

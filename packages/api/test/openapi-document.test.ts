@@ -55,6 +55,7 @@ describe("the OpenAPI document", () => {
     const onePage = operations.filter(({ operation }) => componentOf(success(operation))?.endsWith("List") === true)
     expect(onePage.map(({ label }) => label).sort()).toEqual([
       "GET /v1/categories",
+      "GET /v1/category-health",
       "GET /v1/me/enrollments",
       "GET /v1/me/obligations",
       "GET /v1/me/pop-quizzes",

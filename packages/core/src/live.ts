@@ -11,6 +11,7 @@ import { Videos } from "./intake/videos.js"
 import { Learning } from "./learning/service.js"
 import { KnowledgeGraph } from "./knowledge/service.js"
 import { Lessons } from "./lessons/service.js"
+import { KnowledgeMaturity } from "./maturity/service.js"
 import { LearningQueue } from "./learning-queue/service.js"
 import { Me } from "./me/service.js"
 import { MemberProgressList } from "./members/progress.js"
@@ -52,6 +53,7 @@ export const CoreLive = Layer.mergeAll(
   ContentReview.Default,
   DataQualityIssues.Default,
   KnowledgeGraph.Default,
+  KnowledgeMaturity.Default,
   Search.Default,
   Narration.Default,
   NarrationReaperLive,

@@ -51,6 +51,11 @@ export const policies = {
   search: {
     query: policy({ action: "search", reach: "organization" })
   },
+  // Any member; what is counted is limited to what the caller can read.
+  maturity: {
+    get: policy({ action: "read knowledge maturity", reach: "organization" }),
+    categoryHealth: policy({ action: "list category health", reach: "organization" })
+  },
   intake: {
     // Any member who may submit content for review may add a document; the
     // outcome (published or review) follows SPEC 3.3 from the caller's reach.

@@ -12,6 +12,7 @@ import { DocumentsHandlers } from "./handlers/documents.js"
 import { IssuesHandlers } from "./handlers/issues.js"
 import { KnowledgeHandlers } from "./handlers/knowledge.js"
 import { LessonsHandlers } from "./handlers/lessons.js"
+import { MaturityHandlers } from "./handlers/maturity.js"
 import { LearningHandlers } from "./handlers/learning.js"
 import { LearningQueueHandlers } from "./handlers/learning-queue.js"
 import { MeHandlers } from "./handlers/me.js"
@@ -41,6 +42,7 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     IssuesHandlers,
     KnowledgeHandlers,
     SearchHandlers,
+    MaturityHandlers,
     NarrationHandlers,
     LessonsHandlers,
     TrainingHandlers,

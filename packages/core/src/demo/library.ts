@@ -92,6 +92,8 @@ export const demoItemEvidence: Record<string, ReadonlyArray<FixtureEvidence>> = 
   "check-hydraulics": [handbook("Check the hydraulic lines and the mast for leaks.", 0.95)],
   "forklift-speed-limit": [handbook("Forklifts must never exceed 8 km/h inside the building, and 5 km/h in the aisles between racks.")],
   "pallet-height": [handbook("Pallets must never be stacked higher than 1.8 m on the floor")],
+  "trailer-entry-checks": [handbook("Check the trailer's wheels are chocked or the vehicle restraint shows green.")],
+  "dock-doors-closed": [handbook("Dock doors must always be closed when no trailer is at the bay.")],
   "report-within-24h": [handbook("Every incident and near miss must be reported within 24 hours.")],
   "near-miss-definition": [
     handbook("A near miss is any event that could have hurt someone or damaged goods but did not, such as a pallet falling into an empty aisle.", 0.8)

@@ -1,0 +1,13 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "@tks/api/api"
+import { KnowledgeMaturity } from "@tks/core/maturity/service"
+import { asCaller } from "../as-caller.js"
+
+export const MaturityHandlers = HttpApiBuilder.group(Api, "maturity", (handlers) =>
+  Effect.gen(function*() {
+    const maturity = yield* KnowledgeMaturity
+    return handlers
+      .handle("get", ({ urlParams }) => asCaller((access) => maturity.get(access, urlParams)))
+      .handle("categoryHealth", () => asCaller((access) => maturity.categoryHealth(access)))
+  }))
