@@ -12,7 +12,8 @@ import { toolCases } from "./support/tool-cases.js"
 const allTools = [
   "search_service", "get_topic", "get_item", "get_content", "get_content_text", "get_content_knowledge", "get_content_usage",
   "list_categories", "list_spaces", "get_space", "list_content", "list_lessons", "get_lesson", "list_company_roles",
-  "get_company_role", "list_role_duties", "list_content_review_requests", "get_content_review_request", "list_issues", "get_issue"
+  "get_company_role", "list_role_duties", "list_content_review_requests", "get_content_review_request", "list_issues", "get_issue",
+  "get_maturity", "list_category_health"
 ]
 
 // Settings of the environment running the tests that must not reach the child.

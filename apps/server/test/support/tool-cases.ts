@@ -56,6 +56,9 @@ export const toolCases = (acme: ImportResult): ReadonlyArray<ToolCase> => {
     { tool: "list_issues", args: { status: "OPEN", assignedToMe: true }, http: "/v1/issues?status=OPEN&assignedToMe=true" },
     { tool: "list_issues", args: { severity: "CRITICAL", type: "STALE", limit: 1 }, http: "/v1/issues?severity=CRITICAL&type=STALE&limit=1" },
     { tool: "get_issue", args: { issueId: id(ids.issues, "oncallGap") }, http: `/v1/issues/${id(ids.issues, "oncallGap")}` },
-    { tool: "get_issue", args: { issueId: id(ids.issues, "secretsStale") }, http: `/v1/issues/${id(ids.issues, "secretsStale")}` }
+    { tool: "get_issue", args: { issueId: id(ids.issues, "secretsStale") }, http: `/v1/issues/${id(ids.issues, "secretsStale")}` },
+    { tool: "get_maturity", args: {}, http: "/v1/maturity" },
+    { tool: "get_maturity", args: { categorySlug: "engineering" }, http: "/v1/maturity?categorySlug=engineering" },
+    { tool: "list_category_health", args: {}, http: "/v1/category-health" }
   ]
 }

@@ -1,11 +1,12 @@
 import { RpcGroup } from "@effect/rpc"
 import { Schema } from "effect"
 import { IssueDetail, IssueListParams, IssueSummary } from "@tks/domain/issue"
-import { Page } from "@tks/domain/pagination"
+import { CategoryHealth, Maturity, MaturityParams } from "@tks/domain/maturity"
+import { List, Page } from "@tks/domain/pagination"
 import { policies } from "@tks/domain/policies"
-import { IdInput, inputOf, tool, ToolAuthorization } from "./tool.js"
+import { IdInput, inputOf, NoInput, tool, ToolAuthorization } from "./tool.js"
 
-/** The health of the knowledge base: data-quality issues. */
+/** The health of the knowledge base: data-quality issues and maturity. */
 export class QualityTools extends RpcGroup.make(
   tool("list_issues", {
     title: "List data-quality issues",
@@ -22,5 +23,21 @@ export class QualityTools extends RpcGroup.make(
     payload: Schema.Struct({ issueId: IdInput("The issue's id, e.g. from list_issues") }),
     success: IssueDetail,
     policy: policies.issues.get
+  }),
+  tool("get_maturity", {
+    title: "Assess knowledge maturity",
+    description:
+      "How mature the documented knowledge is, organization-wide or for one category (`categorySlug`, one of the 14 slugs; omit for the whole organization): a level from UNDOCUMENTED through INITIAL, DEFINED and MANAGED to OPTIMIZED, the signals it is computed from (topic and item counts, evidence, ownership, training and relation coverage, freshness; each with its target and whether it is met), and recommendations ranked by what would raise the level first. Counts only what the caller can read.",
+    payload: inputOf(MaturityParams),
+    success: Maturity,
+    policy: policies.maturity.get
+  }),
+  tool("list_category_health", {
+    title: "List the health of every category",
+    description:
+      "All 14 categories, in their fixed order, each with its maturity level (null when it has too few readable topics to score) and its topic count. Use get_maturity with a category's slug for its signals and recommendations.",
+    payload: NoInput,
+    success: List(CategoryHealth),
+    policy: policies.maturity.categoryHealth
   })
 ).middleware(ToolAuthorization) {}
