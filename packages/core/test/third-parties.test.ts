@@ -110,14 +110,13 @@ layer(TestLayer)("third parties (SPEC 4.10 list_third_parties, get_third_party, 
       const { acme, other } = yield* setup
       const parties = yield* ThirdParties
       const foreign = partyId(other, "otherVendor")
-      for (
-        const attempt of [
-          parties.get(acme.access("adam", policies.thirdParties.get), foreign),
-          parties.get(acme.access("adam", policies.thirdParties.get), ThirdPartyId.make("tp_unknown")),
-          duties(acme, "adam", foreign),
-          duties(other, "otto", partyId(acme, "auditor"))
-        ]
-      ) {
+      const attempts: ReadonlyArray<Effect.Effect<unknown, unknown, ThirdParties>> = [
+        parties.get(acme.access("adam", policies.thirdParties.get), foreign),
+        parties.get(acme.access("adam", policies.thirdParties.get), ThirdPartyId.make("tp_unknown")),
+        duties(acme, "adam", foreign),
+        duties(other, "otto", partyId(acme, "auditor"))
+      ]
+      for (const attempt of attempts) {
         expect(yield* Effect.flip(attempt)).toMatchObject({ _tag: "NotFound", message: "No such third party" })
       }
     }))
