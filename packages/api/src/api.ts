@@ -6,6 +6,7 @@ import { CompanyRolesGroup } from "./groups/company-roles.js"
 import { ContentReviewGroup } from "./groups/content-review.js"
 import { ContentGroup } from "./groups/content.js"
 import { DocumentsGroup } from "./groups/documents.js"
+import { DutiesGroup } from "./groups/duties.js"
 import { IssuesGroup } from "./groups/issues.js"
 import { KnowledgeGroup } from "./groups/knowledge.js"
 import { LessonsGroup } from "./groups/lessons.js"
@@ -18,6 +19,7 @@ import { NarrationGroup } from "./groups/narration.js"
 import { PopQuizzesGroup } from "./groups/pop-quizzes.js"
 import { SearchGroup } from "./groups/search.js"
 import { TeamsGroup } from "./groups/teams.js"
+import { ThirdPartiesGroup } from "./groups/third-parties.js"
 import { TrainingGroup } from "./groups/training.js"
 import { VideosGroup } from "./groups/videos.js"
 
@@ -30,6 +32,8 @@ export class Api extends HttpApi.make("tks")
   .add(TeamsGroup)
   .add(MembersGroup)
   .add(CompanyRolesGroup)
+  .add(ThirdPartiesGroup)
+  .add(DutiesGroup)
   .add(AdministrationGroup)
   .add(ContentGroup)
   .add(DocumentsGroup)

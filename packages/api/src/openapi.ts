@@ -18,6 +18,8 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   teams: "The organization's teams and how many members each has.",
   members: "People of the organization, pending invitations and reporting lines.",
   companyRoles: "Company roles, their curriculum, current members and RACI duties.",
+  thirdParties: "Third parties: outside firms of the org chart and the RACI duties they hold.",
+  duties: "RACI duties seen from the knowledge graph: every duty that reaches a topic, item, space or category, inherited ones included.",
   administration: "Administration reads: findings, org-chart verification and identity-directory sync.",
   content: "The library: documents, videos and guides, their text, the knowledge made from them and where they are used.",
   documents: "Adding documents, written in markdown or fetched from a public address: published, or sent to review (SPEC 3.3).",

@@ -38,8 +38,12 @@ describe("the OpenAPI document", () => {
       const schema = success(operation)
       expect(JSON.stringify(schema).includes("nextCursor"), `${label} has an inline envelope`).toBe(false)
     }
-    // Envelopes SPEC gives a subject besides the page (GET /v1/people/{id}/learning-queue: {user, data, nextCursor, total}).
-    const withSubject: Record<string, ReadonlyArray<string>> = { PersonLearningQueue: ["user", "data", "nextCursor", "total"] }
+    // Envelopes SPEC gives a subject besides the page (GET /v1/people/{id}/learning-queue: {user, data, nextCursor, total};
+    // GET /v1/duties: the entity whose duties are listed).
+    const withSubject: Record<string, ReadonlyArray<string>> = {
+      PersonLearningQueue: ["user", "data", "nextCursor", "total"],
+      EntityDuties: ["entityType", "entityId", "entityName", "data", "nextCursor"]
+    }
     for (const { label, operation } of lists) {
       const name = componentOf(success(operation))!
       const item = componentOf(schemas[name].properties.data.items)
@@ -59,7 +63,8 @@ describe("the OpenAPI document", () => {
       "GET /v1/me/enrollments",
       "GET /v1/me/obligations",
       "GET /v1/me/pop-quizzes",
-      "GET /v1/search"
+      "GET /v1/search",
+      "GET /v1/third-parties"
     ])
     for (const { label, operation } of onePage) {
       const name = componentOf(success(operation))!

@@ -5,6 +5,7 @@ import { Authenticator } from "./auth/service.js"
 import { CompanyRoles } from "./company-roles/service.js"
 import { ContentReview } from "./content-review/service.js"
 import { ContentLibrary } from "./content/service.js"
+import { EntityDuties } from "./duties/entity-duties.js"
 import { Documents } from "./intake/documents.js"
 import { DataQualityIssues } from "./issues/service.js"
 import { Videos } from "./intake/videos.js"
@@ -27,6 +28,7 @@ import { RateLimiter } from "./rate-limits/service.js"
 import { RateLimitSweepLive } from "./rate-limits/sweep.js"
 import { Search } from "./search/service.js"
 import { Teams } from "./teams/service.js"
+import { ThirdParties } from "./third-parties/service.js"
 import { Training } from "./training/service.js"
 
 /**
@@ -41,6 +43,8 @@ export const CoreLive = Layer.mergeAll(
   Assigning.Default,
   Authenticator.Default,
   CompanyRoles.Default,
+  ThirdParties.Default,
+  EntityDuties.Default,
   ContentLibrary.Default,
   ContentProcessing.Default,
   Me.Default,

@@ -52,8 +52,8 @@ layer(TestLayer)("demo fixture", (it) => {
         advancement_tiers: 3,
         role_members: 9,
         curriculum_entries: 6,
-        third_parties: 1,
-        duties: 10,
+        third_parties: 3,
+        duties: 14,
         findings: 5,
         org_chart_verifications: 1,
         directory_connections: 1,
@@ -142,7 +142,7 @@ layer(TestLayer)("demo fixture", (it) => {
       expect(tiered).toEqual([{ tier_qualifier: "MIN_TIER", tier_id: ids.tiers["forklift-senior"] }])
       const untiered = yield* sql<{ n: number }>`
         SELECT count(*)::int AS n FROM duties WHERE org_id = ${org} AND tier_qualifier = 'ALL' AND tier_id IS NULL`
-      expect(untiered[0]?.n).toBe(8)
+      expect(untiered[0]?.n).toBe(12)
 
       const connection = yield* sql<{ token_hash: string | null; token_revoked_at: Date | null; status: string }>`
         SELECT token_hash, token_revoked_at, status FROM directory_connections WHERE org_id = ${org}`
@@ -153,6 +153,24 @@ layer(TestLayer)("demo fixture", (it) => {
       const invitations = yield* sql<{ email: string; org_role: string; expired: boolean }>`
         SELECT email, org_role, expires_at < now() AS expired FROM invitations WHERE org_id = ${org} ORDER BY created_at`
       expect(invitations.map((row) => [row.org_role, row.expired])).toEqual([["viewer", true], ["viewer", false], ["admin", false]])
+    }))
+
+  it.effect("every third party holds a duty, and some sit on a whole space so get_duties shows them inherited", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const importer = yield* FixtureImporter
+      const { organizationId: org } = yield* importer.importOrganization(demoFixture())
+      const held = yield* sql<{ name: string; duties: number; spaces: number }>`
+        SELECT p.name, count(d.id)::int AS duties, (count(d.id) FILTER (WHERE d.entity_type = 'SPACE'))::int AS spaces
+        FROM third_parties p
+        LEFT JOIN duties d ON d.org_id = p.org_id AND d.holder_type = 'third_party' AND d.holder_id = p.id
+        WHERE p.org_id = ${org}
+        GROUP BY p.name ORDER BY p.name`
+      expect(held).toEqual([
+        { name: "Northline Audit Partners", duties: 1, spaces: 1 },
+        { name: "RapidRoute Couriers", duties: 2, spaces: 1 },
+        { name: "SafeLift Inspections Ltd", duties: 2, spaces: 1 }
+      ])
     }))
 
   it.effect("queues one content.process job per published document given as markdown; the proposal in review gets none", () =>

@@ -184,5 +184,19 @@ export const acmeDuties: NonNullable<OrgFixtureInput["duties"]> = [
   // Held by a team, a person and a third party: never listed for a role.
   { holder: { team: "ops" }, raci: "RESPONSIBLE", entity: { topic: "deploy" } },
   { holder: { person: "victor" }, raci: "INFORMED", entity: { space: "platform" } },
-  { holder: { thirdParty: "vendor" }, raci: "CONSULTED", entity: { category: "engineering" } }
+  { holder: { thirdParty: "vendor" }, raci: "CONSULTED", entity: { category: "engineering" } },
+  // The auditor's duties sit on every level of Platform (a space, a topic of Secrets, two items one under the
+  // other) and on a record out of the live graph; third parties reach no person.
+  { holder: { thirdParty: "auditor" }, raci: "ACCOUNTABLE", entity: { space: "platform" } },
+  { holder: { thirdParty: "auditor" }, raci: "RESPONSIBLE", entity: { item: "rollout" } },
+  { holder: { thirdParty: "auditor" }, raci: "INFORMED", entity: { item: "canary" } },
+  { holder: { thirdParty: "auditor" }, raci: "INFORMED", entity: { topic: "keys" } },
+  { holder: { thirdParty: "auditor" }, raci: "CONSULTED", entity: { topic: "archivedTopic" } }
+]
+
+/** Named so that byte order and case-insensitive order differ; Idle Partner holds no duty. */
+export const acmeThirdParties: NonNullable<OrgFixtureInput["thirdParties"]> = [
+  { key: "vendor", name: "Vendor" },
+  { key: "auditor", name: "northwind Audit", description: "Audits the release process once a year" },
+  { key: "idleParty", name: "Idle Partner" }
 ]

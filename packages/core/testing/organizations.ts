@@ -1,7 +1,7 @@
 import type { OrgFixtureInput } from "../src/org-import/schema.js"
 import { acmeContent, acmeReviewRequests } from "./acme-content.js"
 import { acmeIssues, otherIssues } from "./acme-issues.js"
-import { acmeCompanyRoles, acmeDuties, acmeLessons, acmeSpaces } from "./acme-knowledge.js"
+import { acmeCompanyRoles, acmeDuties, acmeLessons, acmeSpaces, acmeThirdParties } from "./acme-knowledge.js"
 import { acmeTraining, acmeTrainingLessons } from "./acme-training.js"
 
 /**
@@ -184,7 +184,7 @@ export const acme: OrgFixtureInput = {
     { name: "Ida Newest", email: "ida@x.test", createdAt: "2026-03-01T00:00:00.000Z", expiresAt: "2099-01-01T00:00:00.000Z" }
   ],
   companyRoles: acmeCompanyRoles,
-  thirdParties: [{ key: "vendor", name: "Vendor" }],
+  thirdParties: acmeThirdParties,
   spaces: acmeSpaces,
   lessons: [...acmeLessons, ...acmeTrainingLessons],
   content: acmeContent,
@@ -231,6 +231,7 @@ export const other: OrgFixtureInput = {
   ],
   teams: [{ key: "otherTeam", name: "Other Team", members: [{ person: "otto" }] }],
   companyRoles: [{ key: "otherRole", name: "Alpha Other" }],
+  thirdParties: [{ key: "otherVendor", name: "Other Vendor" }],
   invitations: [{ name: "Oscar Otherorg", email: "oscar@x.test", expiresAt: "2099-01-01T00:00:00.000Z" }],
   issues: otherIssues
 }

@@ -33,6 +33,30 @@ export const policies = {
       denied: { notFound: "No such company role" }
     })
   },
+  // Org-chart data like company roles: company-role.read (every org role but external), the whole organization.
+  thirdParties: {
+    list: policy({ action: "list third parties", permission: "company-role.read", reach: "organization" }),
+    get: policy({
+      action: "read a third party",
+      permission: "company-role.read",
+      reach: "organization",
+      denied: { notFound: "No such third party" }
+    }),
+    duties: policy({
+      action: "list a third party's duties",
+      permission: "company-role.read",
+      reach: "organization",
+      denied: { notFound: "No such third party" }
+    })
+  },
+  duties: {
+    entity: policy({
+      action: "read the duties on an entity",
+      permission: "company-role.read",
+      reach: "organization",
+      denied: { notFound: "No such entity" }
+    })
+  },
   content: {
     list: policy({ action: "list content", reach: "organization" }),
     get: policy({ action: "read content", reach: "organization", denied: { notFound: "No such content" } }),

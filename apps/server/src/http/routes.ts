@@ -9,6 +9,7 @@ import { CompanyRolesHandlers } from "./handlers/company-roles.js"
 import { ContentReviewHandlers } from "./handlers/content-review.js"
 import { ContentHandlers } from "./handlers/content.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
+import { DutiesHandlers } from "./handlers/duties.js"
 import { IssuesHandlers } from "./handlers/issues.js"
 import { KnowledgeHandlers } from "./handlers/knowledge.js"
 import { LessonsHandlers } from "./handlers/lessons.js"
@@ -21,6 +22,7 @@ import { NarrationHandlers } from "./handlers/narration.js"
 import { PopQuizzesHandlers } from "./handlers/pop-quizzes.js"
 import { SearchHandlers } from "./handlers/search.js"
 import { TeamsHandlers } from "./handlers/teams.js"
+import { ThirdPartiesHandlers } from "./handlers/third-parties.js"
 import { TrainingHandlers } from "./handlers/training.js"
 import { VideosHandlers } from "./handlers/videos.js"
 import { HealthRoutes, HealthRouteSpecs } from "./health.js"
@@ -34,6 +36,8 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     TeamsHandlers,
     MembersHandlers,
     CompanyRolesHandlers,
+    ThirdPartiesHandlers,
+    DutiesHandlers,
     AdministrationHandlers,
     ContentHandlers,
     DocumentsHandlers,

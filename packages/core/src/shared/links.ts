@@ -37,7 +37,8 @@ export class Links extends Effect.Service<Links>()("@tks/core/Links", {
     const lesson = at("lessons")
     const content = at("content")
     const popQuiz = at("pop-quizzes")
+    const thirdParty = at("third-parties")
     const entity = (type: EntityType, id: string): string => at(entityCollection[type])(id)
-    return { base, topic, item, space, category, lesson, content, popQuiz, entity } as const
+    return { base, topic, item, space, category, lesson, content, popQuiz, thirdParty, entity } as const
   }).pipe(Effect.orDie)
 }) {}

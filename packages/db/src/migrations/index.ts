@@ -13,6 +13,7 @@ import learningQueueSpeed from "./0010_learning_queue_speed.js"
 import topicLearning from "./0011_topic_learning.js"
 import topicLearningVersions from "./0012_topic_learning_versions.js"
 import dataQualityIssues from "./0013_data_quality_issues.js"
+import thirdParties from "./0014_third_parties.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -28,5 +29,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0010_learning_queue_speed": learningQueueSpeed,
   "0011_topic_learning": topicLearning,
   "0012_topic_learning_versions": topicLearningVersions,
-  "0013_data_quality_issues": dataQualityIssues
+  "0013_data_quality_issues": dataQualityIssues,
+  "0014_third_parties": thirdParties
 }

@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import type { EntityType, RaciRole, TierQualifier } from "@tks/domain/duty"
+import type { DutyHolderType, EntityType, RaciRole, TierQualifier } from "@tks/domain/duty"
 import { entityTypeOrder } from "@tks/domain/duty"
-import type { CompanyRoleId, OrganizationId } from "@tks/domain/ids"
+import type { OrganizationId } from "@tks/domain/ids"
 import { type Reader, spaceVisible } from "../knowledge/access.js"
 import type { Keyset } from "../shared/keyset.js"
 
@@ -40,12 +40,18 @@ export const dutyOrder: Keyset<DutyKey, DutyEntryRow> = {
 
 const typeOrd = (type: EntityType): number => entityTypeOrder.indexOf(type)
 
-export class CompanyRoleDutiesRepo extends Effect.Service<CompanyRoleDutiesRepo>()("@tks/core/CompanyRoleDutiesRepo", {
+/** Who holds the duties listed: a company role (SPEC 4.2) or a third party (SPEC 4.10 list_third_party_duties). */
+export interface DutyHolderRef {
+  readonly type: DutyHolderType
+  readonly id: string
+}
+
+export class HolderDutiesRepo extends Effect.Service<HolderDutiesRepo>()("@tks/core/HolderDutiesRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
     /**
-     * The duties a company role holds, each expanded to the entity it sits on
+     * The duties one holder holds, each expanded to the entity it sits on
      * and every descendant (inheritedFrom = that entity): a category reaches
      * its spaces, topics and items; a space its topics and items; a topic its
      * items (child items included); an item its child items. Only the live
@@ -60,13 +66,13 @@ export class CompanyRoleDutiesRepo extends Effect.Service<CompanyRoleDutiesRepo>
      */
     const page = (input: {
       readonly orgId: OrganizationId
-      readonly roleId: CompanyRoleId
+      readonly holder: DutyHolderRef
       readonly reader: Reader
       readonly entityType: EntityType | null
       readonly after: DutyKey | null
       readonly limit: number
     }) => {
-      const { orgId, roleId } = input
+      const { holder, orgId } = input
       const wanted = (type: EntityType) =>
         (input.entityType === null || input.entityType === type) && (input.after === null || input.after[0] <= typeOrd(type))
       // A constant the planner sees (a bound parameter in a SELECT list would be typed text).
@@ -98,7 +104,7 @@ export class CompanyRoleDutiesRepo extends Effect.Service<CompanyRoleDutiesRepo>
           SELECT d.id, d.raci, d.entity_type, d.entity_id, d.tier_qualifier, d.tier_id,
             CASE d.raci WHEN 'RESPONSIBLE' THEN 0 WHEN 'ACCOUNTABLE' THEN 1 WHEN 'CONSULTED' THEN 2 ELSE 3 END AS raci_ord
           FROM duties d
-          WHERE d.org_id = ${orgId} AND d.holder_type = 'role' AND d.holder_id = ${roleId}
+          WHERE d.org_id = ${orgId} AND d.holder_type = ${holder.type} AND d.holder_id = ${holder.id}
         ),
         -- Topics a TOPIC or ITEM duty needs (not their whole space).
         pinned_topic AS MATERIALIZED (
@@ -169,8 +175,13 @@ export class CompanyRoleDutiesRepo extends Effect.Service<CompanyRoleDutiesRepo>
           ORDER BY e.type_ord, e.sort_name, e.entity_id COLLATE "C", e.raci_ord, e.inherited_key, e.duty_id COLLATE "C"
           LIMIT ${input.limit}
         ),
+        -- Only a company role can have an advancement path; any other holder's duties reach ALL (SPEC 2.4).
         role_path AS (
-          SELECT EXISTS (SELECT 1 FROM advancement_tiers WHERE org_id = ${orgId} AND role_id = ${roleId}) AS has_tiers
+          SELECT ${
+        holder.type === "role"
+          ? sql`EXISTS (SELECT 1 FROM advancement_tiers WHERE org_id = ${orgId} AND role_id = ${holder.id})`
+          : sql`FALSE`
+      } AS has_tiers
         )
         SELECT p.duty_id, p.raci, p.raci_ord, p.entity_type, p.type_ord, p.entity_id, p.entity_name, p.sort_name,
           p.inherited_type, p.inherited_id, p.inherited_key,

@@ -1,0 +1,15 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "@tks/api/api"
+import { ThirdParties } from "@tks/core/third-parties/service"
+import { ThirdPartyId } from "@tks/domain/ids"
+import { asCaller } from "../as-caller.js"
+
+export const ThirdPartiesHandlers = HttpApiBuilder.group(Api, "thirdParties", (handlers) =>
+  Effect.gen(function*() {
+    const thirdParties = yield* ThirdParties
+    return handlers
+      .handle("list", () => asCaller((access) => thirdParties.list(access)))
+      .handle("get", ({ path }) => asCaller((access) => thirdParties.get(access, ThirdPartyId.make(path.id))))
+      .handle("duties", ({ path, urlParams }) => asCaller((access) => thirdParties.duties(access, ThirdPartyId.make(path.id), urlParams)))
+  }))

@@ -1,0 +1,41 @@
+import { Schema } from "effect"
+import { Count, Timestamp } from "./common.js"
+import { EntityType } from "./duty.js"
+import { PageParams } from "./page-params.js"
+
+/** A third party of the org chart (an outside firm holding duties; SPEC 1, 4.10 list_third_parties). */
+export const ThirdParty = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  dutyCount: Count.annotations({ description: "Duties held directly by the third party, before any expansion to descendants" }),
+  createdAt: Timestamp,
+  url: Schema.String
+}).annotations({ identifier: "ThirdParty" })
+export type ThirdParty = typeof ThirdParty.Type
+
+/** How many of the third party's direct duties carry each RACI role. */
+export const RaciSummary = Schema.Struct({
+  RESPONSIBLE: Count,
+  ACCOUNTABLE: Count,
+  CONSULTED: Count,
+  INFORMED: Count
+}).annotations({ identifier: "RaciSummary" })
+export type RaciSummary = typeof RaciSummary.Type
+
+/** GET /v1/third-parties/{id} (SPEC 4.10 get_third_party). */
+export const ThirdPartyDetail = Schema.Struct({
+  ...ThirdParty.fields,
+  raciSummary: RaciSummary
+}).annotations({ identifier: "ThirdPartyDetail" })
+export type ThirdPartyDetail = typeof ThirdPartyDetail.Type
+
+/** GET /v1/third-parties/{id}/duties parameters (SPEC 4.10 list_third_party_duties). */
+export const ThirdPartyDutiesParams = Schema.Struct({
+  entityType: Schema.optional(EntityType.annotations({ description: "Only duties on this kind of entity" })),
+  ...PageParams.fields
+})
+export type ThirdPartyDutiesParams = typeof ThirdPartyDutiesParams.Type
+
+/** A third party's id in the path. Plain text on the wire (ids are opaque); the handler brands it for the service. */
+export const ThirdPartyPath = Schema.Struct({ id: Schema.String })
