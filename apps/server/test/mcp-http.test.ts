@@ -1,8 +1,10 @@
 import { expect, layer } from "@effect/vitest"
+import { Ajv } from "ajv"
 import { Effect } from "effect"
 import { acmeCallerMatrix } from "./support/callers.js"
 import { callTool, mcpClient } from "./support/mcp.js"
 import { raw, TestServerLive } from "./support/server.js"
+import { specTools } from "./support/tool-cases.js"
 
 const initialize = JSON.stringify({
   jsonrpc: "2.0",
@@ -34,14 +36,18 @@ layer(TestServerLive, { excludeTestServices: true })("MCP over Streamable HTTP a
       }
     }))
 
-  it.scoped("tools/list publishes every tool with an object input schema, a description and read-only hints", () =>
+  it.scoped("tools/list publishes exactly the 26 tools, each with a valid JSON Schema for its input, a description and read-only hints", () =>
     Effect.gen(function*() {
       const { tokens } = yield* acmeCallerMatrix
       const client = yield* mcpClient(tokens.viewer)
       const { tools } = yield* Effect.promise(() => client.listTools())
-      expect(tools.length).toBeGreaterThanOrEqual(18)
+      expect(tools.map((tool) => tool.name).sort()).toEqual([...specTools].sort())
+      const ajv = new Ajv({ strict: false })
       for (const tool of tools) {
         expect(tool.inputSchema.type, tool.name).toBe("object")
+        const validate = ajv.compile(tool.inputSchema)
+        // An empty input is valid exactly when the tool has no required input.
+        expect(validate({}), tool.name).toBe((tool.inputSchema.required ?? []).length === 0)
         expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(40)
         expect(tool.annotations?.readOnlyHint, tool.name).toBe(true)
       }

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { acmeCallerMatrix, type CallerKind } from "./support/callers.js"
 import { callTool, mcpClient } from "./support/mcp.js"
 import { raw, TestServerLive } from "./support/server.js"
-import { toolCases } from "./support/tool-cases.js"
+import { specTools, toolCases } from "./support/tool-cases.js"
 
 /** The callers the parity is checked for: an organization admin, a viewer and an external account. */
 const callers: ReadonlyArray<CallerKind> = ["admin", "viewer", "external"]
@@ -13,6 +13,7 @@ layer(TestServerLive, { excludeTestServices: true })("MCP tools give what their 
     Effect.gen(function*() {
       const { result, tokens } = yield* acmeCallerMatrix
       const cases = toolCases(result)
+      expect(new Set(cases.map((call) => call.tool))).toEqual(new Set(specTools))
       for (const kind of callers) {
         const client = yield* mcpClient(tokens[kind])
         for (const { tool, args, http } of cases) {

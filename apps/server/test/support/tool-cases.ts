@@ -1,5 +1,14 @@
 import type { ImportResult } from "@tks/core/org-import/schema"
 
+/** Every tool of SPEC 4.10, by name. */
+export const specTools: ReadonlyArray<string> = [
+  "search_service", "get_topic", "get_item", "get_content", "get_content_text", "get_duties", "list_issues", "get_issue",
+  "get_content_knowledge", "get_content_usage", "list_third_parties", "get_third_party", "list_third_party_duties",
+  "list_role_duties", "list_categories", "list_spaces", "get_space", "list_content", "list_lessons", "get_lesson",
+  "list_company_roles", "get_company_role", "list_content_review_requests", "get_content_review_request", "get_maturity",
+  "list_category_health"
+]
+
 /** A tool call and the HTTP request that must give the same answer (SPEC 4.10: same data, same rules). */
 export interface ToolCase {
   readonly tool: string
@@ -49,6 +58,15 @@ export const toolCases = (acme: ImportResult): ReadonlyArray<ToolCase> => {
     { tool: "get_company_role", args: { companyRoleId: role }, http: `/v1/company-roles/${role}` },
     { tool: "list_role_duties", args: { companyRoleId: role }, http: `/v1/company-roles/${role}/duties` },
     { tool: "list_role_duties", args: { companyRoleId: role, entityType: "ITEM", limit: 2 }, http: `/v1/company-roles/${role}/duties?entityType=ITEM&limit=2` },
+    { tool: "get_duties", args: { entityType: "ITEM", entityId: id(ids.items, "canaryMetrics") }, http: `/v1/duties?entityType=ITEM&entityId=${id(ids.items, "canaryMetrics")}` },
+    { tool: "get_duties", args: { entityType: "TOPIC", entityId: id(ids.topics, "keys") }, http: `/v1/duties?entityType=TOPIC&entityId=${id(ids.topics, "keys")}` },
+    { tool: "list_third_parties", args: {}, http: "/v1/third-parties" },
+    { tool: "get_third_party", args: { thirdPartyId: id(ids.thirdParties, "auditor") }, http: `/v1/third-parties/${id(ids.thirdParties, "auditor")}` },
+    {
+      tool: "list_third_party_duties",
+      args: { thirdPartyId: id(ids.thirdParties, "auditor"), limit: 2 },
+      http: `/v1/third-parties/${id(ids.thirdParties, "auditor")}/duties?limit=2`
+    },
     { tool: "list_lessons", args: {}, http: "/v1/lessons" },
     { tool: "get_lesson", args: { lessonId: id(ids.lessons, "onboarding") }, http: `/v1/lessons/${id(ids.lessons, "onboarding")}` },
     { tool: "get_lesson", args: { lessonId: id(ids.lessons, "incident") }, http: `/v1/lessons/${id(ids.lessons, "incident")}` },

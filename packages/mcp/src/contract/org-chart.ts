@@ -1,14 +1,16 @@
 import { RpcGroup } from "@effect/rpc"
 import { Schema } from "effect"
 import { CompanyRole, CompanyRoleDetail, CompanyRoleDutiesParams, CompanyRoleListParams } from "@tks/domain/company-role"
-import { DutyRow } from "@tks/domain/duty"
-import { Page } from "@tks/domain/pagination"
+import { DutyRow, EntityDuties, EntityDutiesParams } from "@tks/domain/duty"
+import { List, Page } from "@tks/domain/pagination"
 import { policies } from "@tks/domain/policies"
-import { IdInput, inputOf, tool, ToolAuthorization } from "./tool.js"
+import { ThirdParty, ThirdPartyDetail, ThirdPartyDutiesParams } from "@tks/domain/third-party"
+import { IdInput, inputOf, NoInput, tool, ToolAuthorization } from "./tool.js"
 
 const companyRoleId = IdInput("The company role's id, e.g. from list_company_roles")
+const thirdPartyId = IdInput("The third party's id, e.g. from list_third_parties")
 
-/** The org chart: company roles, their curriculum, holders and duties. */
+/** The org chart: company roles, third parties, and the RACI duties tying them to the knowledge graph. */
 export class OrgChartTools extends RpcGroup.make(
   tool("list_company_roles", {
     title: "List company roles",
@@ -32,5 +34,36 @@ export class OrgChartTools extends RpcGroup.make(
     payload: inputOf(Schema.Struct({ companyRoleId, ...CompanyRoleDutiesParams.fields })),
     success: Page(DutyRow),
     policy: policies.companyRoles.duties
+  }),
+  tool("get_duties", {
+    title: "Read who holds duties on an entity",
+    description:
+      "Every RACI duty that reaches one entity of the knowledge graph (entityType TOPIC, ITEM, SPACE or CATEGORY, and its id): the duties on it and those inherited from its ancestors (an item's parent items, topic, space and category), each with its holder (a company role, team, person or third party), its RACI role, where it is inherited from (null when direct) and its advancement-tier reach. Not found when the entity is outside the live graph or the caller cannot read it.",
+    payload: inputOf(EntityDutiesParams),
+    success: EntityDuties,
+    policy: policies.duties.entity
+  }),
+  tool("list_third_parties", {
+    title: "List third parties",
+    description:
+      "The organization's third parties (vendors, auditors, partners that hold duties), by name, each with how many duties it holds. Not paginated. Only for callers who can read the org chart.",
+    payload: NoInput,
+    success: List(ThirdParty),
+    policy: policies.thirdParties.list
+  }),
+  tool("get_third_party", {
+    title: "Read a third party",
+    description: "One third party with its description and how many duties it holds per RACI role.",
+    payload: Schema.Struct({ thirdPartyId }),
+    success: ThirdPartyDetail,
+    policy: policies.thirdParties.get
+  }),
+  tool("list_third_party_duties", {
+    title: "List a third party's duties",
+    description:
+      "The RACI duties of a third party, one row per entity reached (a duty on a space or category expands to its descendants, with `inheritedFrom`), ordered by entity type then name, only entities the caller can read. `entityType` narrows to TOPIC, ITEM, SPACE or CATEGORY. Paginated: pass `nextCursor` back as `cursor`; `limit` 1 to 100 (default 50).",
+    payload: inputOf(Schema.Struct({ thirdPartyId, ...ThirdPartyDutiesParams.fields })),
+    success: Page(DutyRow),
+    policy: policies.thirdParties.duties
   })
 ).middleware(ToolAuthorization) {}

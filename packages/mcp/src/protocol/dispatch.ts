@@ -1,4 +1,4 @@
-import type { Rpc } from "@effect/rpc"
+import type { Rpc, RpcGroup } from "@effect/rpc"
 import type { Headers } from "@effect/platform"
 import { Effect, ParseResult, Schema } from "effect"
 import { BadRequest, BadRequestCode } from "@tks/domain/errors"
@@ -15,7 +15,13 @@ export interface ToolResult {
   readonly isError: boolean
 }
 
-type ToolName = Rpc.Tag<typeof Tools extends { readonly requests: ReadonlyMap<string, infer R> } ? R : never>
+type ToolRpcs = RpcGroup.Rpcs<typeof Tools>
+type ToolName = ToolRpcs["_tag"]
+type AnyHandler = (payload: unknown, headers: Headers.Headers) => Effect.Effect<unknown, unknown>
+
+/** One tool's handler, looked up by a name known only at run time (every tool's handler is in the layer's context). */
+const handlerOf = (name: ToolName) =>
+  Tools.accessHandler(name) as unknown as Effect.Effect<AnyHandler, never, Rpc.ToHandler<ToolRpcs>>
 
 const encodeError = Schema.encode(ToolError)
 
@@ -48,15 +54,15 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
       readonly rpc: Rpc.AnyWithProps
       readonly decode: (input: unknown) => Effect.Effect<unknown, ParseResult.ParseError>
       readonly encode: (value: unknown) => Effect.Effect<unknown, ParseResult.ParseError>
-      readonly handle: (payload: unknown, headers: Headers.Headers) => Effect.Effect<unknown, unknown>
+      readonly handle: AnyHandler
     }>()
     for (const [name, rpc] of Tools.requests as ReadonlyMap<ToolName, Rpc.AnyWithProps>) {
-      const handler = yield* Tools.accessHandler(name)
+      const handler = yield* handlerOf(name)
       entries.set(name, {
         rpc,
         decode: Schema.decodeUnknown(rpc.payloadSchema as Schema.Schema<unknown, unknown>, { onExcessProperty: "error" }),
         encode: Schema.encode(rpc.successSchema as Schema.Schema<unknown, unknown>),
-        handle: handler as unknown as (payload: unknown, headers: Headers.Headers) => Effect.Effect<unknown, unknown>
+        handle: handler
       })
     }
     const listed = [...entries.values()].map(({ rpc }) => listedTool(rpc))
