@@ -2,11 +2,10 @@ import { Headers } from "@effect/platform"
 import { NodeRuntime } from "@effect/platform-node"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { Config, Console, Effect, Layer, Redacted, Runtime } from "effect"
-import { Authenticator } from "@tks/core/auth/service"
 import { CoreLive } from "@tks/core/live"
 import { DatabaseLive } from "@tks/db/client"
 import { MigrationsLive } from "@tks/db/migrate"
-import { ToolAuthorizationLive } from "@tks/mcp/authorization"
+import { ToolCallers } from "@tks/mcp/authorization"
 import { ToolHandlersLive } from "@tks/mcp/handlers/live"
 import { ToolDispatcher } from "@tks/mcp/protocol/dispatch"
 import { makeMcpServer } from "@tks/mcp/protocol/server"
@@ -32,12 +31,14 @@ const main = Effect.gen(function*() {
   const token = yield* Config.redacted("TKS_TOKEN").pipe(
     Config.withDescription("the access token whose person the tools run as")
   )
-  const authorization = `Bearer ${Redacted.value(token)}`
+  const headers = Headers.fromInput({ authorization: `Bearer ${Redacted.value(token)}` })
+  const callers = yield* ToolCallers
   // A token that cannot authenticate stops here, with the reason on stderr, rather than failing every call.
-  const actor = yield* Effect.flatMap(Authenticator, (authenticator) => authenticator.authenticate(Redacted.value(token)))
+  const actor = yield* callers.authenticate(headers)
   const dispatcher = yield* ToolDispatcher
   const runtime = yield* Effect.runtime<never>()
-  const server = makeMcpServer(dispatcher, { headers: Headers.fromInput({ authorization }), run: Runtime.runPromise(runtime) })
+  // Every call reads the token's person again: a demotion or revocation counts from the next call.
+  const server = makeMcpServer(dispatcher, { caller: callers.authenticate(headers), run: Runtime.runPromise(runtime) })
   const closed = Effect.async<void>((resume) => {
     server.onclose = () => resume(Effect.void)
   })
@@ -48,8 +49,8 @@ const main = Effect.gen(function*() {
 })
 
 const Database = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
-const Tools = Layer.mergeAll(ToolDispatcher.Default, Authenticator.Default).pipe(
-  Layer.provide(Layer.mergeAll(ToolHandlersLive, ToolAuthorizationLive)),
+const Tools = Layer.mergeAll(ToolDispatcher.Default, ToolCallers.Default).pipe(
+  Layer.provide(ToolHandlersLive),
   Layer.provide(CoreLive),
   Layer.provide(AdaptersLive),
   Layer.provide(Database),

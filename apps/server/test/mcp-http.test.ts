@@ -26,6 +26,14 @@ layer(TestServerLive, { excludeTestServices: true })("MCP over Streamable HTTP a
       }
     }))
 
+  it.effect("a body that is not JSON is a JSON-RPC parse error, not a crash", () =>
+    Effect.gen(function*() {
+      const { tokens } = yield* acmeCallerMatrix
+      const response = yield* raw("POST", "/mcp", { token: tokens.viewer, body: "{not json", headers: mcpHeaders })
+      expect(response.status).toBe(400)
+      expect(response.json).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } })
+    }))
+
   it.effect("GET and DELETE /mcp are 405: the transport is stateless, with no event stream and no session", () =>
     Effect.gen(function*() {
       const { tokens } = yield* acmeCallerMatrix

@@ -1,5 +1,5 @@
 import { Layer } from "effect"
-import { ToolAuthorizationLive } from "@tks/mcp/authorization"
+import { ToolAuthorizationLive, ToolCallers } from "@tks/mcp/authorization"
 import { ToolHandlersLive } from "@tks/mcp/handlers/live"
 import { ToolDispatcher } from "@tks/mcp/protocol/dispatch"
 import type { RouteSpec } from "../http/method-not-allowed.js"
@@ -15,6 +15,6 @@ export const ToolRouteSpecs: ReadonlyArray<RouteSpec> = [
 const ToolsLive = Layer.mergeAll(ToolHandlersLive, ToolAuthorizationLive)
 
 /** /mcp and /rpc: the read-only tools (@tks/mcp) over MCP and Effect RPC. Needs the core services. */
-export const ToolRoutes = Layer.mergeAll(McpRoute.pipe(Layer.provide(ToolDispatcher.Default)), RpcRoute).pipe(
+export const ToolRoutes = Layer.mergeAll(McpRoute.pipe(Layer.provide([ToolDispatcher.Default, ToolCallers.Default])), RpcRoute).pipe(
   Layer.provide(ToolsLive)
 )

@@ -1,9 +1,10 @@
 import type { Rpc, RpcGroup } from "@effect/rpc"
-import type { Headers } from "@effect/platform"
 import { Effect, ParseResult, Schema } from "effect"
 import { BadRequest, BadRequestCode } from "@tks/domain/errors"
+import type { Actor } from "@tks/domain/actor"
 import { CurrentAccess } from "@tks/domain/policy"
-import { ToolAuthorization, ToolError } from "../contract/tool.js"
+import { ToolCallers } from "../authorization.js"
+import { ToolError } from "../contract/tool.js"
 import { Tools } from "../contract/tools.js"
 import { listedTool } from "./catalog.js"
 
@@ -17,7 +18,7 @@ export interface ToolResult {
 
 type ToolRpcs = RpcGroup.Rpcs<typeof Tools>
 type ToolName = ToolRpcs["_tag"]
-type AnyHandler = (payload: unknown, headers: Headers.Headers) => Effect.Effect<unknown, unknown>
+type AnyHandler = (payload: unknown, headers: Record<string, string>) => Effect.Effect<unknown, unknown>
 
 /** One tool's handler, looked up by a name known only at run time (every tool's handler is in the layer's context). */
 const handlerOf = (name: ToolName) =>
@@ -49,7 +50,7 @@ const badInput = (error: ParseResult.ParseError) =>
  */
 export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/ToolDispatcher", {
   effect: Effect.gen(function*() {
-    const authorization = yield* ToolAuthorization
+    const callers = yield* ToolCallers
     const entries = new Map<string, {
       readonly rpc: Rpc.AnyWithProps
       readonly decode: (input: unknown) => Effect.Effect<unknown, ParseResult.ParseError>
@@ -67,18 +68,23 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
     }
     const listed = [...entries.values()].map(({ rpc }) => listedTool(rpc))
 
-    const run = (name: string, input: unknown, headers: Headers.Headers) =>
+    const run = <E>(name: string, input: unknown, caller: Effect.Effect<Actor, E>) =>
       Effect.gen(function*() {
         const entry = entries.get(name)
         if (entry === undefined) return yield* new BadRequest({ code: "UNKNOWN_TOOL", message: `There is no tool named ${name}` })
         const payload = yield* Effect.mapError(entry.decode(input), badInput)
-        const access = yield* authorization({ clientId: 0, rpc: entry.rpc, payload, headers })
-        const value = yield* entry.handle(payload, headers).pipe(Effect.provideService(CurrentAccess, access))
+        const access = yield* callers.authorizeTool(yield* caller, entry.rpc)
+        const value = yield* entry.handle(payload, {}).pipe(Effect.provideService(CurrentAccess, access))
         return yield* Effect.orDie(entry.encode(value))
       })
 
-    const call = (name: string, input: unknown, headers: Headers.Headers): Effect.Effect<ToolResult> =>
-      run(name, input, headers).pipe(
+    /**
+     * One tools/call as `caller`: the transport's way to the person behind
+     * the call, read for this call (the HTTP request's authentication, or
+     * the stdio token authenticated again).
+     */
+    const call = <E>(name: string, input: unknown, caller: Effect.Effect<Actor, E>): Effect.Effect<ToolResult> =>
+      run(name, input, caller).pipe(
         Effect.map(success),
         Effect.catchAll((error) =>
           Schema.is(ToolError)(error)
@@ -97,5 +103,6 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
       )
 
     return { listed, call } as const
-  })
+  }),
+  dependencies: [ToolCallers.Default]
 }) {}
