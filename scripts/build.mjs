@@ -44,6 +44,7 @@ const result = await build({
   entryPoints: {
     server: "apps/server/src/main.ts",
     worker: "apps/server/src/worker-main.ts",
+    "mcp-stdio": "apps/server/src/mcp-stdio.ts",
     cli: "apps/cli/src/main.ts",
     "speech-worker": "packages/adapters/src/speech/speech-worker.mjs"
   },
