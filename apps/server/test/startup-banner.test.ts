@@ -15,6 +15,7 @@ describe("the banner's ready-to-paste calls", () => {
     expect(lines).toContain(`${auth} http://localhost:3000/v1/narration/usage`)
     expect(lines).toContain(`${auth} 'http://localhost:3000/v1/search?query=forklift'`)
     expect(lines).toContain(`${auth} http://localhost:3000/v1/categories`)
+    expect(lines.some((line) => line.startsWith(auth) && line.endsWith(" http://localhost:3000/mcp") && line.includes('"name":"search_service"'))).toBe(true)
     // A URL with ? or & is quoted, or the shell would read it as a glob or a background job.
     for (const line of lines) {
       const url = line.slice(line.indexOf("' ") + 2)

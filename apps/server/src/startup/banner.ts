@@ -14,6 +14,14 @@ const learner = { key: "finn", who: "Finn Walsh, forklift operator" } as const
 /** A word of the demo's Warehouse Safety Handbook and of its curated topics: search finds both. */
 const searchWord = "forklift"
 
+/** A tools/call of search_service, as one JSON-RPC message. */
+const mcpSearch = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "search_service", arguments: { query: searchWord } }
+})
+
 /**
  * What a person who just ran `npm start` needs: where it is and ready-to-paste
  * calls. In production (NODE_ENV=production) it names no token, even when the
@@ -31,6 +39,7 @@ export const banner = (
     `  Docs:     ${baseUrl}/docs`,
     `  OpenAPI:  ${baseUrl}/v1/openapi.json`,
     `  Health:   ${baseUrl}/health   Ready: ${baseUrl}/ready`,
+    `  MCP:      ${baseUrl}/mcp (Streamable HTTP, bearer token; the README has client settings)`,
     ""
   ]
   if (options.production && Option.isSome(tokens)) {
@@ -58,7 +67,9 @@ export const banner = (
       `  curl -s -H 'Authorization: Bearer ${admin}' ${baseUrl}/v1/categories`,
       "  # narration: MP3 (base64) with word timings, against the month's allowance",
       `  curl -s -H 'Authorization: Bearer ${admin}' -H 'content-type: application/json' -d '{"text": "Welcome to Acme Logistics."}' ${baseUrl}/v1/narration/synthesize`,
-      `  curl -s -H 'Authorization: Bearer ${admin}' ${baseUrl}/v1/narration/usage`
+      `  curl -s -H 'Authorization: Bearer ${admin}' ${baseUrl}/v1/narration/usage`,
+      "  # the tools for AI assistants (MCP): one call, as an MCP client sends it",
+      `  curl -s -H 'Authorization: Bearer ${admin}' -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '${mcpSearch}' ${baseUrl}/mcp`
     )
   }
   const learnerToken = tokens.value[learner.key]
