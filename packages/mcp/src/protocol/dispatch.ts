@@ -26,7 +26,7 @@ const handlerOf = (name: ToolName) =>
 
 const encodeError = Schema.encode(ToolError)
 
-const failure = (body: Record<string, unknown> & { readonly code: string; readonly message: string }): ToolResult => ({
+const failure = (body: typeof ToolError.Encoded | { readonly code: string; readonly message: string }): ToolResult => ({
   content: [{ type: "text", text: `${body.code}: ${body.message}` }],
   structuredContent: body,
   isError: true
@@ -44,9 +44,10 @@ const badInput = (error: ParseResult.ParseError) =>
 /**
  * tools/list and tools/call, derived from `Tools` once: each call is
  * decoded with the tool's payload Schema (bad input is a tool error with
- * the Schema's message), authorized by ToolAuthorization from the call's
- * headers, run by the tool's handler, and encoded with its success Schema.
- * Failures come back as tool errors, never as protocol errors.
+ * the Schema's message), authorized against the tool's declared policy as
+ * the person the transport says is calling, run by the tool's handler, and
+ * encoded with its success Schema. Failures come back as tool errors (with
+ * the HTTP endpoints' codes and messages), never as protocol errors.
  */
 export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/ToolDispatcher", {
   effect: Effect.gen(function*() {
@@ -88,7 +89,7 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
         Effect.map(success),
         Effect.catchAll((error) =>
           Schema.is(ToolError)(error)
-            ? Effect.map(Effect.orDie(encodeError(error)), (body) => failure(body as never))
+            ? Effect.map(Effect.orDie(encodeError(error)), failure)
             : Effect.die(error)
         ),
         Effect.catchAllDefect((defect) =>
