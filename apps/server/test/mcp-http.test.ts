@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { acmeCallerMatrix } from "./support/callers.js"
 import { callTool, mcpClient } from "./support/mcp.js"
 import { raw, TestServerLive } from "./support/server.js"
-import { specTools } from "./support/tool-cases.js"
+import { specTools, toolCases } from "./support/tool-cases.js"
 
 const initialize = JSON.stringify({
   jsonrpc: "2.0",
@@ -84,6 +84,21 @@ layer(TestServerLive, { excludeTestServices: true })("MCP over Streamable HTTP a
       const missing = yield* callTool(client, "get_topic", {})
       expect(missing.isError).toBe(true)
       expect(missing.text).toMatch(/topicId/)
+    }))
+
+  it.scoped("every tool that takes an id answers not found for another organization's record, as its HTTP twin does", () =>
+    Effect.gen(function*() {
+      const { result, tokens } = yield* acmeCallerMatrix
+      // Acme's records, asked for by the admin of another organization.
+      const client = yield* mcpClient(tokens.otherOrgAdmin)
+      const withIds = toolCases(result).filter(({ args }) => Object.keys(args).some((name) => /Id$/.test(name)))
+      expect(new Set(withIds.map(({ tool }) => tool)).size).toBeGreaterThanOrEqual(13)
+      for (const { tool, args, http } of withIds) {
+        const call = yield* callTool(client, tool, args)
+        expect(call, `${tool} ${JSON.stringify(args)}`).toMatchObject({ isError: true, structured: { code: "NOT_FOUND" } })
+        const twin = yield* raw("GET", http, { token: tokens.otherOrgAdmin })
+        expect(twin.status, http).toBe(404)
+      }
     }))
 
   it.scoped("another organization's id is not found, and a tool the caller may not use is forbidden", () =>
