@@ -44,7 +44,7 @@ layer(TestServerLive, { excludeTestServices: true })("MCP over Streamable HTTP a
       }
     }))
 
-  it.scoped("tools/list publishes exactly the 26 tools, each with a valid JSON Schema for its input, a description and read-only hints", () =>
+  it.scoped("tools/list publishes exactly the 26 tools, each with valid JSON Schemas for its input and output, a description and read-only hints", () =>
     Effect.gen(function*() {
       const { tokens } = yield* acmeCallerMatrix
       const client = yield* mcpClient(tokens.viewer)
@@ -56,6 +56,9 @@ layer(TestServerLive, { excludeTestServices: true })("MCP over Streamable HTTP a
         const validate = ajv.compile(tool.inputSchema)
         // An empty input is valid exactly when the tool has no required input.
         expect(validate({}), tool.name).toBe((tool.inputSchema.required ?? []).length === 0)
+        // The output schema compiles too; the client checks every structured result against it (support/mcp.ts).
+        expect(tool.outputSchema?.type, tool.name).toBe("object")
+        ajv.compile(tool.outputSchema!)
         expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(40)
         expect(tool.annotations?.readOnlyHint, tool.name).toBe(true)
       }

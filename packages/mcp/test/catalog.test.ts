@@ -14,12 +14,13 @@ describe("the tool catalog derived from the RpcGroup", () => {
     for (const rpc of rpcs) expect(Option.isSome(Context.getOption(rpc.annotations, ToolPolicy)), rpc._tag).toBe(true)
   })
 
-  it("every tool is published with a title, a description for an assistant, an object input schema and read-only hints", () => {
+  it("every tool is published with a title, a description for an assistant, object input and output schemas and read-only hints", () => {
     expect(listed).toHaveLength(26)
     for (const tool of listed) {
       expect(tool.title, tool.name).not.toBe(tool.name)
       expect(tool.description.length, tool.name).toBeGreaterThan(40)
       expect(tool.inputSchema, tool.name).toMatchObject({ type: "object" })
+      expect(tool.outputSchema, tool.name).toMatchObject({ type: "object", properties: expect.any(Object) })
       expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: false })
     }
   })

@@ -15,29 +15,34 @@ export const connectClient = (transport: Transport) =>
     (client) => Effect.promise(() => client.close())
   )
 
-/** An MCP client of the test server's /mcp, calling as the holder of `token`. */
+/**
+ * An MCP client of the test server's /mcp, calling as the holder of `token`.
+ * It lists the tools first, so the SDK checks every structured result
+ * against the tool's published output schema.
+ */
 export const mcpClient = (token: string) =>
   Effect.gen(function*() {
     const url = yield* baseUrl
-    return yield* connectClient(
+    const client = yield* connectClient(
       new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
     )
+    yield* Effect.promise(() => client.listTools())
+    return client
   })
 
 export interface ToolCall {
   readonly isError: boolean
+  /** The structured content, or for an error the error body its text carries. */
   readonly structured: any
   readonly text: string
 }
 
-/** Calls a tool; the result's structured content and its text rendering. */
+/** Calls a tool; the result's structured content (an error's body) and its text. */
 export const callTool = (client: Client, name: string, args: Record<string, unknown> = {}) =>
   Effect.promise(async (): Promise<ToolCall> => {
     const result = await client.callTool({ name, arguments: args })
     const content = result.content as ReadonlyArray<{ type: string; text?: string }>
-    return {
-      isError: result.isError === true,
-      structured: result.structuredContent,
-      text: content.map((part) => part.text ?? "").join("")
-    }
+    const text = content.map((part) => part.text ?? "").join("")
+    const isError = result.isError === true
+    return { isError, structured: isError ? JSON.parse(text) : result.structuredContent, text }
   })

@@ -8,11 +8,17 @@ import { ToolError } from "../contract/tool.js"
 import { Tools } from "../contract/tools.js"
 import { listedTool } from "./catalog.js"
 
-/** A `tools/call` result (MCP `CallToolResult`): JSON text for text-only clients, the same value as `structuredContent`. */
+/**
+ * A `tools/call` result (MCP `CallToolResult`). A success is the value as
+ * `structuredContent` (it matches the tool's published output schema) and
+ * as JSON text for clients that read only text; an error is its JSON body
+ * (`{code, message}`, as over HTTP) as text, with no structured content,
+ * which clients would check against the output schema.
+ */
 export interface ToolResult {
   readonly [key: string]: unknown
   readonly content: ReadonlyArray<{ readonly type: "text"; readonly text: string }>
-  readonly structuredContent: Record<string, unknown>
+  readonly structuredContent?: Record<string, unknown>
   readonly isError: boolean
 }
 
@@ -27,8 +33,7 @@ const handlerOf = (name: ToolName) =>
 const encodeError = Schema.encode(ToolError)
 
 const failure = (body: typeof ToolError.Encoded | { readonly code: string; readonly message: string }): ToolResult => ({
-  content: [{ type: "text", text: `${body.code}: ${body.message}` }],
-  structuredContent: body,
+  content: [{ type: "text", text: JSON.stringify(body) }],
   isError: true
 })
 
