@@ -87,6 +87,21 @@ layer(TestServerLive, { excludeTestServices: true })("MCP over Streamable HTTP a
       const missing = yield* callTool(client, "get_topic", {})
       expect(missing.isError).toBe(true)
       expect(missing.text).toMatch(/topicId/)
+      // SPEC 4.10 and 8: search takes 1 to 50; an unrecognized category slug is an error; inputs are exact.
+      const refused: ReadonlyArray<readonly [string, Record<string, unknown>, RegExp]> = [
+        ["search_service", { query: "deploy", limit: 51 }, /limit/],
+        ["search_service", { query: "deploy", types: ["video"] }, /types|topic|chapter/],
+        ["list_spaces", { categorySlug: "astrology" }, /categorySlug/],
+        ["get_maturity", { categorySlug: "astrology" }, /categorySlug/],
+        ["list_issues", { severity: "URGENT" }, /severity/],
+        ["list_role_duties", { companyRoleId: "rol_x", entityType: "ROLE" }, /entityType/],
+        ["list_lessons", { query: "onboarding", page: 2 }, /page/]
+      ]
+      for (const [tool, args, message] of refused) {
+        const call = yield* callTool(client, tool, args)
+        expect(call, tool).toMatchObject({ isError: true, structured: { code: "VALIDATION_ERROR" } })
+        expect(call.structured.message, tool).toMatch(message)
+      }
     }))
 
   it.scoped("every tool that takes an id answers not found for another organization's record, as its HTTP twin does", () =>
