@@ -15,7 +15,8 @@ const setup = Effect.cached(importFixture({
   organization: { name: "Limited Org" },
   people: [
     { key: "ann", name: "Ann Active", email: "ann@limited.test", role: "admin", tokenScopes: [] },
-    { key: "bob", name: "Bob Busy", email: "bob@limited.test", role: "viewer", tokenScopes: [] }
+    { key: "bob", name: "Bob Busy", email: "bob@limited.test", role: "viewer", tokenScopes: [] },
+    { key: "cid", name: "Cid Chatbot", email: "cid@limited.test", role: "viewer", tokenScopes: [] }
   ]
 }))
 
@@ -72,6 +73,21 @@ layer(TestServerLive.pipe(Layer.provide(TinyLimit)), { excludeTestServices: true
         expect(anonymous.headers.get("ratelimit-limit")).toBeNull()
         expect(anonymous.headers.get("retry-after")).toBeNull()
       }
+    }))
+
+  it.effect("MCP requests count against the same per-token limit: over it, /mcp is 429 with Retry-After and the JSON body", () =>
+    Effect.gen(function*() {
+      const { tokens } = yield* yield* setup
+      yield* clearOfMinuteEnd
+      const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_categories", arguments: {} } })
+      const headers = { accept: "application/json, text/event-stream" }
+      const granted = []
+      for (let i = 0; i < LIMIT; i++) granted.push(yield* raw("POST", "/mcp", { token: tokens.cid, body: call, headers }))
+      expect(granted.map((r) => r.status)).toEqual([200, 200, 200])
+      const refused = yield* raw("POST", "/mcp", { token: tokens.cid, body: call, headers })
+      expect(refused.status).toBe(429)
+      expect(refused.json).toMatchObject({ _tag: "TooManyRequests", code: "RATE_LIMITED", limit: LIMIT })
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
     }))
 
   it.effect("the OpenAPI document declares the 429 and its body on every endpoint", () =>

@@ -1,4 +1,4 @@
-import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiSchema, HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { Effect, Runtime, Schema } from "effect"
 import { ToolCallers } from "@tks/mcp/authorization"
@@ -10,14 +10,8 @@ import { errorResponse } from "../http/error-response.js"
 export const MCP_PATH = "/mcp"
 const SDK_URL = `http://localhost${MCP_PATH}`
 
-const statusOf: Record<ToolError["_tag"], number> = {
-  BadRequest: 400,
-  Unauthorized: 401,
-  Forbidden: 403,
-  NotFound: 404,
-  TooManyRequests: 429,
-  ServiceUnavailable: 503
-}
+// Each error's status is the one its Schema declares for HTTP (@tks/domain/errors).
+const statusOf = new Map<string, number>(ToolError.members.map((member) => [member._tag, HttpApiSchema.getStatusError(member)]))
 
 /** A request refused before MCP is spoken: the HTTP status and JSON body of the error (401 gets `WWW-Authenticate` at the edge). */
 const refusal = (error: ToolError) =>
@@ -25,8 +19,8 @@ const refusal = (error: ToolError) =>
     Effect.orDie,
     Effect.map((body) =>
       errorResponse(
-        statusOf[error._tag],
-        body as never,
+        statusOf.get(error._tag) ?? 500,
+        body,
         error._tag === "TooManyRequests" ? { "retry-after": String(error.retryAfterSeconds) } : undefined
       )
     )

@@ -52,7 +52,7 @@ export class ContentReview extends Effect.Service<ContentReview>()("@tks/core/Co
       decisionNote: row.decision_note,
       createdAt: iso(row.created_at),
       updatedAt: iso(row.updated_at),
-      url: `${links.base}/v1/content-review-requests/${encodeURIComponent(row.id)}`,
+      url: links.reviewRequest(row.id),
       contentUrl: row.content_id === null ? null : links.content(row.content_id)
     })
 

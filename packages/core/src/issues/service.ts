@@ -49,7 +49,7 @@ export class DataQualityIssues extends Effect.Service<DataQualityIssues>()("@tks
       targetCount: row.target_count,
       createdAt: iso(row.created_at),
       updatedAt: iso(row.updated_at),
-      url: `${links.base}/v1/issues/${encodeURIComponent(row.id)}`
+      url: links.issue(row.id)
     })
 
     const detail = (row: IssueDetailRow): IssueDetail => ({

@@ -38,7 +38,9 @@ export class Links extends Effect.Service<Links>()("@tks/core/Links", {
     const content = at("content")
     const popQuiz = at("pop-quizzes")
     const thirdParty = at("third-parties")
+    const issue = at("issues")
+    const reviewRequest = at("content-review-requests")
     const entity = (type: EntityType, id: string): string => at(entityCollection[type])(id)
-    return { base, topic, item, space, category, lesson, content, popQuiz, thirdParty, entity } as const
+    return { base, topic, item, space, category, lesson, content, popQuiz, thirdParty, issue, reviewRequest, entity } as const
   }).pipe(Effect.orDie)
 }) {}
