@@ -11,7 +11,8 @@ import { IN_MEMORY, servePGlite } from "./embedded.js"
 import type { EmbeddedDatabaseError } from "./embedded-error.js"
 import { type Migrations, runMigrations } from "./migrate.js"
 import { migrations as schemaMigrations } from "./migrations/index.js"
-import { openFreshPGlite } from "./pglite-image.js"
+import { imagePath, openFreshPGlite, openImage, saveImage } from "./pglite-image.js"
+import { schemaKey } from "./schema-key.js"
 
 export const TEST_DATABASE_ENV = "TEST_DATABASE_URL"
 
@@ -43,13 +44,16 @@ const onAdmin = <A, E>(admin: Redacted.Redacted, use: (sql: PgClient.PgClient) =
     Effect.provide(Reactivity.layer)
   )
 
-const createDatabase = (admin: Redacted.Redacted) =>
+const createDatabase = (admin: Redacted.Redacted, template?: string) =>
   Effect.gen(function*() {
     // Hex only, so it is a safe identifier.
     const name = `tks_test_${randomUUID().replaceAll("-", "").slice(0, 16)}`
     const url = yield* withUrlDatabase(admin, name)
     yield* Effect.acquireRelease(
-      onAdmin(admin, (sql) => sql`CREATE DATABASE ${sql(name)}`),
+      onAdmin(admin, (sql) =>
+        template === undefined
+          ? sql`CREATE DATABASE ${sql(name)}`
+          : sql`CREATE DATABASE ${sql(name)} TEMPLATE ${sql(template)}`),
       () =>
         onAdmin(admin, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`).pipe(
           Effect.catchAllCause((cause) => Effect.logWarning(`Could not drop test database ${name}`, cause))
@@ -70,12 +74,90 @@ export const provisionTestDatabase = (
   Effect.gen(function*() {
     const admin = yield* Config.option(Config.redacted(TEST_DATABASE_ENV))
     return yield* Option.match(Option.filter(admin, (url) => Redacted.value(url).trim() !== ""), {
-      onSome: createDatabase,
+      onSome: (url) => createDatabase(url),
       onNone: () =>
         openFreshPGlite.pipe(
           Effect.flatMap((db) => servePGlite(db, { dataDir: IN_MEMORY, maxConnections: connections })),
           Effect.map((embedded) => embedded.url)
         )
+    })
+  })
+
+// Applies the schema's migrations over a short-lived client of its own.
+const migrateAt = (url: Redacted.Redacted) =>
+  makePgClient(url, { ...TEST_POOL, poolMax: 1 }).pipe(
+    Effect.flatMap((client) => runMigrations(schemaMigrations).pipe(Effect.provide(clientContext(client)))),
+    Effect.scoped,
+    Effect.provide(Reactivity.layer)
+  )
+
+/**
+ * The migrated template on TEST_DATABASE_URL's server, built once per schema
+ * (its name carries the schema key) under an advisory lock, so test files
+ * starting together build it once; it is published by a rename, so nobody
+ * copies a half-migrated one.
+ */
+const migratedTemplate = (admin: Redacted.Redacted) =>
+  Effect.gen(function*() {
+    const name = `tks_template_${yield* schemaKey}`
+    // A session lock on the admin client's only connection; CREATE DATABASE
+    // cannot run in a transaction, so the work runs on other admin clients.
+    yield* onAdmin(admin, (sql) =>
+      Effect.acquireUseRelease(
+        sql`SELECT pg_advisory_lock(hashtext(${name}))`,
+        () =>
+          Effect.gen(function*() {
+            const present = yield* sql`SELECT 1 FROM pg_database WHERE datname = ${name}`
+            if (present.length > 0) return
+            const building = `${name}_${randomUUID().replaceAll("-", "").slice(0, 8)}`
+            yield* onAdmin(admin, (other) => other`CREATE DATABASE ${other(building)}`)
+            yield* migrateAt(yield* withUrlDatabase(admin, building))
+            yield* onAdmin(admin, (other) => other`ALTER DATABASE ${other(building)} RENAME TO ${other(name)}`)
+          }),
+        () => sql`SELECT pg_advisory_unlock(hashtext(${name}))`.pipe(Effect.ignore)
+      ))
+    return name
+  })
+
+const createMigratedDatabase = (admin: Redacted.Redacted) =>
+  Effect.gen(function*() {
+    const template = yield* migratedTemplate(admin)
+    return yield* createDatabase(admin, template)
+  })
+
+/**
+ * An in-memory PGlite holding the migrated schema, from a cached image of it
+ * (built and saved by the first test file that finds none).
+ */
+const migratedEmbedded = (connections: number) =>
+  Effect.gen(function*() {
+    const path = yield* imagePath(`schema-${yield* schemaKey}`)
+    const cached = yield* openImage(path)
+    if (cached !== undefined) {
+      return (yield* servePGlite(cached, { dataDir: IN_MEMORY, maxConnections: connections })).url
+    }
+    const db = yield* openFreshPGlite
+    const served = yield* servePGlite(db, { dataDir: IN_MEMORY, maxConnections: connections })
+    yield* migrateAt(served.url)
+    yield* saveImage(db, path)
+    return served.url
+  })
+
+/**
+ * Like provisionTestDatabase, with the schema's migrations already applied:
+ * a copy of a migrated template database on TEST_DATABASE_URL's server, or an
+ * embedded PGlite opened from a migrated image. Why: applying the migrations
+ * was most of each test file's start (3 s on PostgreSQL, far more embedded
+ * under load), and every test file starts its own database.
+ */
+export const provisionMigratedTestDatabase = (
+  connections: number
+): Effect.Effect<Redacted.Redacted, ProvisionError | MigrationError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const admin = yield* Config.option(Config.redacted(TEST_DATABASE_ENV))
+    return yield* Option.match(Option.filter(admin, (url) => Redacted.value(url).trim() !== ""), {
+      onSome: createMigratedDatabase,
+      onNone: () => migratedEmbedded(connections)
     })
   })
 
@@ -96,7 +178,10 @@ export const testDatabaseLayer = (
   Layer.scopedContext(
     Effect.gen(function*() {
       const settings: PoolSettings = { ...TEST_POOL, ...options.pool }
-      const url = yield* provisionTestDatabase(embeddedConnectionLimit(settings.poolMax))
+      const connections = embeddedConnectionLimit(settings.poolMax)
+      const url = yield* (options.migrations === undefined
+        ? provisionMigratedTestDatabase(connections)
+        : provisionTestDatabase(connections))
       const client = yield* makePgClient(url, settings)
       const context = clientContext(client)
       yield* runMigrations(options.migrations ?? schemaMigrations).pipe(Effect.provide(context))

@@ -9,7 +9,7 @@ import { clientContext, embeddedConnectionLimit, makePgClient } from "@tks/db/cl
 import type { PoolSettings } from "@tks/db/config"
 import { DatabaseHealth } from "@tks/db/health"
 import { runMigrations } from "@tks/db/migrate"
-import { provisionTestDatabase, TEST_POOL } from "@tks/db/test-database"
+import { provisionMigratedTestDatabase, TEST_POOL } from "@tks/db/test-database"
 // The db package's own recovery test uses this proxy; one copy for both.
 import { type BlackholeProxy, startBlackholeProxy } from "../../../../packages/db/test/support/blackhole-proxy.js"
 import { HttpRoutes } from "../../src/http/routes.js"
@@ -36,7 +36,7 @@ export class DatabaseProxy extends Context.Tag("test/DatabaseProxy")<DatabasePro
 const databaseThroughProxy = (pool: PoolSettings) =>
   Layer.scopedContext(Effect.gen(function*() {
     // The pool, the short-lived migration client, and sockets still closing.
-    const url = yield* provisionTestDatabase(embeddedConnectionLimit(pool.poolMax) + 2)
+    const url = yield* provisionMigratedTestDatabase(embeddedConnectionLimit(pool.poolMax) + 2)
     yield* makePgClient(url, { ...TEST_POOL, poolMax: 1 }).pipe(
       Effect.flatMap((client) => runMigrations().pipe(Effect.provide(clientContext(client)))),
       Effect.scoped

@@ -3,7 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { clientContext, makePgClient } from "@tks/db/client"
 import { runMigrations } from "@tks/db/migrate"
-import { provisionTestDatabase, TEST_POOL } from "@tks/db/test-database"
+import { provisionMigratedTestDatabase, TEST_POOL } from "@tks/db/test-database"
 
 /** The URL of the test's database, for processes the test starts (DATABASE_URL). */
 export class SharedDatabaseUrl extends Context.Tag("@tks/server/test/SharedDatabaseUrl")<SharedDatabaseUrl, string>() {}
@@ -16,7 +16,7 @@ export class SharedDatabaseUrl extends Context.Tag("@tks/server/test/SharedDatab
  */
 export const SharedDatabaseLive: Layer.Layer<SqlClient.SqlClient | SharedDatabaseUrl, unknown> = Layer.scopedContext(
   Effect.gen(function*() {
-    const url = yield* provisionTestDatabase(48)
+    const url = yield* provisionMigratedTestDatabase(48)
     const client = yield* makePgClient(url, TEST_POOL)
     const context = clientContext(client)
     yield* runMigrations().pipe(Effect.provide(context))
