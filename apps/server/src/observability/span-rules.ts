@@ -15,7 +15,8 @@ import { redactQuery } from "./redaction.js"
  *    ...), or an HTTP server span answering 4xx, ends with its status unset
  *    and no exception event or stack trace, as OpenTelemetry asks of server
  *    spans: the caller erred, the service did not. A server span answering
- *    5xx has status ERROR; any other failure keeps its exception and stack.
+ *    5xx has status ERROR; any other failure keeps its exception and stack
+ *    (and a client span's 4xx stays an error: there, this service erred).
  */
 
 const URL_ATTRIBUTES = new Set(["url.full", "url.query", "url.original", "http.url", "http.target"])
@@ -69,9 +70,11 @@ const withRules = (span: Tracer.Span): Tracer.Span => {
     },
     end: {
       value: (endTime: bigint, exit: Exit.Exit<unknown, unknown>) => {
-        const status = span.attributes.get(STATUS_ATTRIBUTE)
-        const clientError = Exit.isFailure(exit) ? isExpectedClientError(exit.cause) : isClientStatus(status)
-        const serverError = Exit.isSuccess(exit) && typeof status === "number" && status >= 500
+        // A server span is judged by its answer; any other (a client call's 4xx is its caller's error) by its failure.
+        const answer = span.kind === "server" ? span.attributes.get(STATUS_ATTRIBUTE) : undefined
+        const answered = typeof answer === "number"
+        const clientError = answered ? isClientStatus(answer) : Exit.isFailure(exit) && isExpectedClientError(exit.cause)
+        const serverError = answered && answer >= 500 && Exit.isSuccess(exit)
         if (!clientError && !serverError) {
           if (stack !== undefined) span.attribute(STACK_ATTRIBUTE, stack)
           return span.end(endTime, exit)
@@ -80,7 +83,7 @@ const withRules = (span: Tracer.Span): Tracer.Span => {
         Object.defineProperty(ruled, "status", {
           value: { _tag: "Ended", endTime, exit, startTime: span.status.startTime } satisfies Tracer.SpanStatus
         })
-        if (serverError) span.span.setStatus({ code: ERROR_STATUS, message: `HTTP ${status}` })
+        if (serverError) span.span.setStatus({ code: ERROR_STATUS, message: `HTTP ${answer}` })
         span.span.end(hrTime(endTime))
       }
     }
