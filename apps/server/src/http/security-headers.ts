@@ -5,8 +5,11 @@ import { Config, Context, Effect, Option } from "effect"
  * Headers every response carries. API responses are JSON for programs: no
  * content may be sniffed, framed, embedded by other sites or given a
  * referrer. The docs page is a self-contained HTML page (its viewer inlines
- * script and style, loads the OpenAPI document it embeds, and may call the
- * API from "try it"), so it gets a policy that lets exactly that run.
+ * script and style, compiles the WebAssembly it ships, loads the OpenAPI
+ * document it embeds, and may call the API from "try it"), so it gets a
+ * policy that lets exactly that run: without 'wasm-unsafe-eval' the viewer
+ * stops at a blank skeleton. 'wasm-unsafe-eval' allows WebAssembly only, not
+ * JavaScript eval.
  * Strict-Transport-Security only when PUBLIC_URL is https: sent over plain
  * HTTP it would be ignored, and on a test host it would pin browsers to TLS.
  */
@@ -18,7 +21,7 @@ const API_POLICY = "default-src 'none'; frame-ancestors 'none'"
 
 export const DOCS_POLICY = [
   "default-src 'none'",
-  "script-src 'self' 'unsafe-inline'",
+  "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self' data:",

@@ -1,5 +1,6 @@
-import { Config, Effect, Layer, Logger, LogLevel } from "effect"
+import { Config, Effect, HashMap, Layer, Logger, LogLevel } from "effect"
 import { setting, withEnvironmentDefault } from "../config.js"
+import { redactQuery } from "./redaction.js"
 
 /**
  * The names the README documents, matched case-insensitively, plus Effect's
@@ -34,11 +35,27 @@ export const LogFormatConfig = withEnvironmentDefault<LogFormat>(
 
 type Stream = "stdout" | "stderr"
 
-const loggerOf = (format: LogFormat, stream: Stream): Logger.Logger<unknown, void> => {
+const formattedLogger = (format: LogFormat, stream: Stream): Logger.Logger<unknown, void> => {
   if (format === "pretty") return Logger.prettyLogger({ stderr: stream === "stderr" })
   const text = format === "json" ? Logger.jsonLogger : Logger.logfmtLogger
   return stream === "stderr" ? Logger.withConsoleError(text) : Logger.withConsoleLog(text)
 }
+
+const redactText = (value: unknown): unknown => typeof value === "string" ? redactQuery(value) : value
+
+/**
+ * No credential passed in a URL's query reaches a log line: the access
+ * log's `http.url` annotation (written by the platform) and any other text
+ * annotation or message have those values replaced (./redaction.ts).
+ */
+const withoutUrlCredentials = (logger: Logger.Logger<unknown, void>): Logger.Logger<unknown, void> =>
+  Logger.mapInputOptions(logger, (options: Logger.Logger.Options<unknown>) => ({
+    ...options,
+    message: Array.isArray(options.message) ? options.message.map(redactText) : redactText(options.message),
+    annotations: HashMap.map(options.annotations, redactText)
+  }))
+
+const loggerOf = (format: LogFormat, stream: Stream) => withoutUrlCredentials(formattedLogger(format, stream))
 
 /**
  * Structured logs on `stream`: JSON lines (LOG_FORMAT=json, the default when

@@ -2,6 +2,7 @@ import { NodeSdk } from "@effect/opentelemetry"
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
 import { BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Config, Effect, Layer, Option } from "effect"
+import { withSpanRules } from "./span-rules.js"
 
 /**
  * Spans for every request and SQL statement, exported over OTLP/HTTP when
@@ -19,6 +20,12 @@ export const TracingLive = Layer.unwrapEffect(
   })
 )
 
-/** The tracer provider for a given span processor (tests pass an in-memory one). */
+/**
+ * The tracer provider for a given span processor (tests pass an in-memory
+ * one), with the span rules of ./span-rules.ts (no credentials in URLs, no
+ * exceptions for expected client errors).
+ */
 export const tracingWith = (processor: SpanProcessor, serviceName = "training-knowledge-service") =>
-  NodeSdk.layer(() => ({ resource: { serviceName, serviceVersion: "1.0.0" }, spanProcessor: processor }))
+  Layer.unwrapEffect(Effect.map(Effect.tracer, (tracer) => Layer.setTracer(withSpanRules(tracer)))).pipe(
+    Layer.provideMerge(NodeSdk.layer(() => ({ resource: { serviceName, serviceVersion: "1.0.0" }, spanProcessor: processor })))
+  )
