@@ -140,6 +140,17 @@ layer(TestServerLive, { excludeTestServices: true })("POST /v1/retraining-assign
         yield* expectRefused(lessonId("opsOnly"), post(PATH, admin, body(lessonId("opsOnly"), userId("dee"))), 400, "CANNOT_TAKE_LESSON", "dee")
       }))
 
+    it.effect("a closed lesson cannot be retrained: 400 LESSON_NOT_ASSIGNABLE and nothing is created (no enrollment, obligation, quiz job or notification)", () =>
+      Effect.gen(function*() {
+        const { freshToken, lessonId, userId } = yield* setup
+        const admin = yield* freshToken("admin")
+        const lesson = lessonId("closed")
+        yield* completedBefore(lesson, "cat")
+        const body = { userId: userId("cat"), lessonId: lesson, dueDays: 30, retrainingResetsClock: true }
+        const response = yield* expectRefused(lesson, post(PATH, admin, body), 400, "LESSON_NOT_ASSIGNABLE", "closed")
+        expect(response.json.message).toMatch(/closed/)
+      }))
+
     it.effect("reach: a team admin retrains people on their teams, not others (403); a demoted one only themself", () =>
       Effect.gen(function*() {
         const { lessonId, token, userId } = yield* setup

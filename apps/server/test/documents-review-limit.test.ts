@@ -85,4 +85,40 @@ layer(TestServerLive, { excludeTestServices: true })("the review-submission limi
       const granted = yield* post("/v1/documents", token("member03"), document)
       expect([granted.status, granted.headers.get("ratelimit-remaining")]).toEqual([201, "2"])
     }))
+
+  it.effect("a refused submission is not counted: from-url calls answered 400 UNFETCHABLE_ADDRESS leave the allowance whole", () =>
+    Effect.gen(function*() {
+      const { token } = yield* setup
+      yield* clearOfMinuteEnd
+      const unreachable = { ...page, url: "https://nowhere.example.test/missing" }
+      for (let i = 0; i < 2; i++) {
+        const refused = yield* post("/v1/documents/from-url", token("member09"), unreachable)
+        expect([refused.status, refused.json.code]).toEqual([400, "UNFETCHABLE_ADDRESS"])
+        // A refused call reports no allowance it did not use.
+        expect(refused.headers.get("ratelimit-limit")).not.toBe("3")
+      }
+      const granted = []
+      for (let i = 0; i < 3; i++) granted.push(yield* post("/v1/documents", token("member09"), document))
+      expect(granted.map((response) => [response.status, response.headers.get("ratelimit-remaining")])).toEqual([
+        [201, "2"],
+        [201, "1"],
+        [201, "0"]
+      ])
+    }))
+
+  it.effect("the count stays exact under concurrency: of six review-bound submissions sent at once, exactly three are created", () =>
+    Effect.gen(function*() {
+      const { result, token } = yield* setup
+      yield* clearOfMinuteEnd
+      const before = yield* intakeCounts(result.organizationId)
+      const responses = yield* Effect.all(
+        Array.from({ length: 6 }, (_, i) =>
+          i % 2 === 0 ? post("/v1/documents", token("member10"), document) : post("/v1/documents/from-url", token("member10"), page)),
+        { concurrency: "unbounded" }
+      )
+      expect(responses.map((response) => response.status).sort()).toEqual([201, 201, 201, 429, 429, 429])
+      const after = yield* intakeCounts(result.organizationId)
+      expect(after.reviews - before.reviews).toBe(3)
+      expect(after.content - before.content).toBe(3)
+    }))
 })

@@ -2,6 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { acmeCallerMatrix, badTokens, type CallerKind } from "./support/callers.js"
 import { tamperCursor } from "./support/cursors.js"
+import { callTool, mcpClient } from "./support/mcp.js"
 import { expectError, walkPages } from "./support/responses.js"
 import { clientFor, raw, TestServerLive } from "./support/server.js"
 
@@ -15,15 +16,22 @@ const setup = acmeCallerMatrix
 
 const isoMs = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-/** The issue keys each caller lists, newest first (the two of 2026-07-08 are compared as a set). */
+/**
+ * The issue keys each caller lists, newest first (the two of 2026-07-08 are
+ * compared as a set). Anyone but an organization admin lists an issue only
+ * when they can read every one of its targets (no target: anyone).
+ */
+const everyIssue = ["tieOther", "draftOnly", "categoryMisfile", "noTarget", "archivedDuplicate", "oncallGap", "secretsStale", "deployConflict"]
 const expectedKeys: Record<CallerKind, ReadonlyArray<string>> = {
-  owner: ["tieOther", "draftOnly", "categoryMisfile", "noTarget", "archivedDuplicate", "oncallGap", "secretsStale", "deployConflict"],
-  admin: ["tieOther", "draftOnly", "categoryMisfile", "noTarget", "archivedDuplicate", "oncallGap", "secretsStale", "deployConflict"],
-  billingAdmin: ["tieOther", "draftOnly", "categoryMisfile", "noTarget", "archivedDuplicate", "oncallGap", "secretsStale", "deployConflict"],
-  viewer: ["tieOther", "categoryMisfile", "noTarget", "oncallGap", "secretsStale", "deployConflict"],
-  external: ["categoryMisfile", "noTarget", "secretsStale"],
-  // Tara: assigned oncallGap; reads what every member reads, and Ops' runbooks.
-  teamAdmin: ["tieOther", "categoryMisfile", "noTarget", "oncallGap", "deployConflict"],
+  owner: everyIssue,
+  admin: everyIssue,
+  billingAdmin: everyIssue,
+  // Victor: not categoryMisfile (the Secrets space), secretsStale (the admins-only vault policy), archivedDuplicate, draftOnly.
+  viewer: ["tieOther", "noTarget", "oncallGap", "deployConflict"],
+  // Ella reads the Engineering category but not the Secrets space.
+  external: ["noTarget"],
+  // Tara: every member's reading and Ops' runbooks, so all four targets of oncallGap.
+  teamAdmin: ["tieOther", "noTarget", "oncallGap", "deployConflict"],
   otherOrgAdmin: ["otherIssue"]
 }
 
@@ -60,13 +68,17 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/issues, /v1/issues
     Effect.gen(function*() {
       const { result, tokens } = yield* setup
       const client = yield* clientFor(tokens.viewer)
-      const issue = yield* client.issues.get({ path: { id: result.ids.issues.categoryMisfile! } })
+      const admin = yield* clientFor(tokens.admin)
+      const issue = yield* admin.issues.get({ path: { id: result.ids.issues.categoryMisfile! } })
       expect(issue).toMatchObject({
         status: "DISMISSED",
         description: null,
         assignee: { type: "person", id: result.ids.people.victor, name: "Victor Viewer" },
-        targetCount: 1,
-        targets: [{ entityType: "CATEGORY", entityId: result.ids.categories.engineering, entityName: "Engineering", content: [] }],
+        targetCount: 2,
+        targets: [
+          { entityType: "CATEGORY", entityId: result.ids.categories.engineering, entityName: "Engineering", content: [] },
+          { entityType: "SPACE", entityId: result.ids.spaces.secrets }
+        ],
         resolution: { strategy: "NO_CHANGE_NEEDED", note: null, resolvedAt: "2026-07-07T09:00:00.000Z" }
       })
       const conflict = yield* client.issues.get({ path: { id: result.ids.issues.deployConflict! } })
@@ -75,10 +87,9 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/issues, /v1/issues
         ["CONTENT", ["Deployment Guide"]],
         ["ITEM", ["Deployment Guide"]]
       ])
+      // Assigned to Victor (directly or through a role): tieOther, categoryMisfile, secretsStale; he reads every target of tieOther only.
       const mine = yield* client.issues.list({ urlParams: { assignedToMe: true } })
-      expect(mine.data.map((row) => row.id)).toEqual(
-        ["tieOther", "categoryMisfile", "secretsStale"].map((key) => result.ids.issues[key])
-      )
+      expect(mine.data.map((row) => row.id)).toEqual([result.ids.issues.tieOther])
     }))
 
   it.effect("404 No such issue for an unreadable issue, another organization's, and an unknown id", () =>
@@ -86,6 +97,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/issues, /v1/issues
       const { other, result, tokens } = yield* setup
       const cases = [
         [tokens.external, result.ids.issues.deployConflict, "external, no readable target"],
+        [tokens.external, result.ids.issues.categoryMisfile, "external, one target of two readable"],
         [tokens.viewer, result.ids.issues.archivedDuplicate, "viewer, archived targets and an ended role"],
         [tokens.teamAdmin, result.ids.issues.secretsStale, "team admin, admins-only targets"],
         [tokens.otherOrgAdmin, result.ids.issues.noTarget, "another organization's admin"],
@@ -101,6 +113,45 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/issues, /v1/issues
       expect(admin.status).toBe(200)
       expect(admin.json.targets).toHaveLength(2)
     }))
+
+  it.effect("a reader who is not an organization admin sees an issue only when they can read every one of its targets: list, get and the MCP tools agree", () =>
+    Effect.gen(function*() {
+      const { result, tokens } = yield* setup
+      const ids = result.ids.issues
+      // secretsStale's title names the admins-only vault policy; categoryMisfile's the Secrets space.
+      const hidden: Record<"viewer" | "external" | "teamAdmin", ReadonlyArray<string>> = {
+        viewer: ["secretsStale", "categoryMisfile", "archivedDuplicate", "draftOnly"],
+        external: ["secretsStale", "categoryMisfile", "oncallGap", "deployConflict", "tieOther"],
+        teamAdmin: ["secretsStale", "categoryMisfile", "archivedDuplicate", "draftOnly"]
+      }
+      for (const [kind, keys] of Object.entries(hidden) as Array<[keyof typeof hidden, ReadonlyArray<string>]>) {
+        const listed = yield* raw("GET", "/v1/issues", { token: tokens[kind] })
+        const titles: Array<string> = listed.json.data.map((issue: { title: string }) => issue.title)
+        expect(titles.some((title) => /vault|Secrets/.test(title)), kind).toBe(false)
+        for (const key of keys) {
+          expect(listed.json.data.map((issue: { id: string }) => issue.id), `${kind} ${key}`).not.toContain(ids[key])
+          expectError(yield* raw("GET", `/v1/issues/${ids[key]}`, { token: tokens[kind] }), 404, "NOT_FOUND", `${kind} ${key}`)
+        }
+        // Whatever is listed is readable whole: its count is of all its targets, and its detail shows every one.
+        for (const issue of listed.json.data as ReadonlyArray<{ id: string; targetCount: number }>) {
+          const full = yield* raw("GET", `/v1/issues/${issue.id}`, { token: tokens.admin })
+          const detail = yield* raw("GET", `/v1/issues/${issue.id}`, { token: tokens[kind] })
+          expect([issue.targetCount, detail.json.targets.length], `${kind} ${issue.id}`).toEqual([full.json.targetCount, full.json.targetCount])
+        }
+        const tools = yield* mcpClient(tokens[kind]!)
+        const listedByTool = yield* callTool(tools, "list_issues", {})
+        expect(listedByTool.structured.data.map((issue: { id: string }) => issue.id), kind).toEqual(listed.json.data.map((issue: { id: string }) => issue.id))
+        for (const key of keys) {
+          expect((yield* callTool(tools, "get_issue", { issueId: ids[key] })).isError, `${kind} ${key} (get_issue)`).toBe(true)
+        }
+      }
+      // The hidden issues are left out before the page is cut: a viewer's pages of one walk exactly their listing.
+      const walked = yield* walkPages("/v1/issues", tokens.viewer!, 1)
+      expect(walked.rows.map((row) => row.id)).toEqual(expectedKeys.viewer.map((key) => ids[key]))
+      // An organization admin reads them all, every target included.
+      const secrets = yield* raw("GET", `/v1/issues/${ids.secretsStale}`, { token: tokens.admin })
+      expect([secrets.status, secrets.json.targetCount, secrets.json.targets.length]).toEqual([200, 2, 2])
+    }).pipe(Effect.scoped))
 
   it.effect("no token, a made-up, an expired or a revoked token: 401 with a JSON body, on both routes", () =>
     Effect.gen(function*() {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Context, Option } from "effect"
 import { Api } from "@tks/api/api"
 import { Authorization, policiesByRoute } from "@tks/api/authorization"
-import { describePolicy } from "@tks/domain/policy"
+import { describePolicy, reachPhrase } from "@tks/domain/policy"
 
 const endpoints = Object.values(Api.groups).flatMap((group) =>
   Object.values(group.endpoints).map((endpoint) => ({ group: group.identifier, endpoint }))
@@ -36,6 +36,22 @@ describe("declared authorization", () => {
       const policy = Option.getOrThrow(Context.getOption(endpoint.annotations, Authorization))
       expect(operation?.description, `${endpoint.method} ${endpoint.path}`).toContain(describePolicy(policy))
       expect(operation?.["x-authorization"]).toEqual({ permission: policy.permission, scope: policy.scope, reach: policy.reach })
+    }
+  })
+
+  it("the sentence names every reach the policy grants: GET /v1/people/{id}/learning-queue names the managers it lets in", () => {
+    const document = OpenApi.fromApi(Api) as unknown as { paths: Record<string, Record<string, { description?: string }>> }
+    const description = document.paths["/v1/people/{id}/learning-queue"]!.get!.description ?? ""
+    expect(description).toContain("**Who may call:**")
+    expect(description).toMatch(/managers at any depth of (the|their) reporting line/)
+    expect(description).toContain("Organization admins reach the whole organization")
+    // Every operation's sentence carries its reach rule's own phrase.
+    for (const { endpoint } of endpoints) {
+      const policy = Option.getOrThrow(Context.getOption(endpoint.annotations, Authorization))
+      const path = endpoint.path.replace(/:(\w+)/g, "{$1}")
+      expect(document.paths[path]?.[endpoint.method.toLowerCase()]?.description, `${endpoint.method} ${endpoint.path}`).toContain(
+        reachPhrase(policy.reach)
+      )
     }
   })
 

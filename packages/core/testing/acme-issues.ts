@@ -2,16 +2,18 @@ import type { OrgFixtureInput } from "../src/org-import/schema.js"
 
 /**
  * Acme's data-quality issues (see acme-knowledge.ts and acme-content.ts for
- * what their targets are), newest first:
+ * what their targets are), newest first. Besides organization admins, an
+ * issue is read by whoever can read every one of its targets (an
+ * assignment lets nobody past that):
  *
  * | key | type, severity, status | targets | assignee | who besides admins reads it |
  * |---|---|---|---|---|
  * | draftOnly, tieOther (same instant) | OTHER, LOW / MEDIUM, OPEN | draftDoc (a draft) / the Fire drill item | none / Driver role | nobody / every member but externals |
- * | categoryMisfile | MISCLASSIFICATION, LOW, DISMISSED | engineering category, Secrets space | Victor | everyone (a category is anyone's) |
+ * | categoryMisfile | MISCLASSIFICATION, LOW, DISMISSED | engineering category, Secrets space | Victor | readers of the Secrets space (not Victor, not externals) |
  * | noTarget | STRUCTURE_GAP, MEDIUM, OPEN | none | none | everyone |
  * | archivedDuplicate | DUPLICATE, LOW, RESOLVED | an archived topic, a topic of an archived space | Clerk (Victor's ended role) | nobody |
- * | oncallGap | CONTENT_GAP, MEDIUM, IN_PROGRESS | On-call, Pager rotation, Ops runbook, Deployments | Tara | Ops and Partners members, anyone reading Deployments |
- * | secretsStale | STALE, CRITICAL, OPEN | Key rotation, Vault policy (admins only) | Engineer role | its current holders (Victor, Ella, amy), targets hidden |
+ * | oncallGap | CONTENT_GAP, MEDIUM, IN_PROGRESS | On-call, Pager rotation, Ops runbook, Deployments | Tara | Ops members (Victor, Tara), not Liam nor the Partners |
+ * | secretsStale | STALE, CRITICAL, OPEN | Key rotation, Vault policy (admins only) | Engineer role | nobody (its holders Victor, Ella, amy included) |
  * | deployConflict | CONFLICT, HIGH, OPEN | Deployments, Deployment Guide, hotfix policy | none | every member but externals |
  */
 const at = (day: number) => `2026-07-${String(day).padStart(2, "0")}T09:00:00.000Z`

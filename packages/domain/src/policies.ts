@@ -146,10 +146,10 @@ export const policies = {
     myLearningQueue: policy({ action: "read your learning queue", reach: "self" }),
     // SPEC 4.5 rule 1: the person themselves or an organization admin; a manager cannot.
     progress: policy({ action: "read a person's progress", reach: "admins-else-self", denied: { notFound: "No such person" } }),
-    // SPEC 4.5 rule 2: the service also lets the person's managers in, at any depth of the reporting line.
+    // SPEC 4.5 rule 2: the person, an organization admin, or one of the person's managers at any depth of the reporting line.
     learningQueue: policy({
       action: "read a person's learning queue",
-      reach: "admins-else-self",
+      reach: "admins-managers-else-self",
       denied: { notFound: "No such person" }
     }),
     // SPEC 4.5 rule 3: the learner's own; otherwise the review access of organization admins.
@@ -192,8 +192,8 @@ export const policies = {
     answerPopQuiz: policy({ action: "answer a pop quiz", reach: "self", denied: { notFound: "No such pop quiz" } })
   },
   issues: {
-    // Organization admins read every issue; anyone else an issue with a target they can read, with no target, or
-    // assigned to them (directly or through a company role they hold now). The service filters; no permission needed.
+    // Organization admins read every issue; anyone else an issue only when they can read every one of its targets
+    // (an assignment does not change that). The service filters; no permission needed.
     list: policy({ action: "list data-quality issues", reach: "organization" }),
     get: policy({ action: "read a data-quality issue", reach: "organization", denied: { notFound: "No such issue" } })
   },

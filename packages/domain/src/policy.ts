@@ -12,18 +12,29 @@ import { OrgRole, type Scope } from "./roles.js"
  * checks roles itself: it filters by `access.reach`.
  */
 
-/** How far a caller's act or read extends once they are allowed in. */
-export type Reach = "organization" | "teams" | "self"
+/**
+ * How far a caller's act or read extends once they are allowed in:
+ * `reports` is the caller and the people who report to them, directly or
+ * further down the reporting line (the service resolves the line).
+ */
+export type Reach = "organization" | "teams" | "reports" | "self"
 
 /**
  * Who reaches what:
  * - `organization`: everyone allowed in reaches the whole organization;
  * - `admins-else-self`: organization admins the organization, anyone else themself;
  * - `admins-teams-else-self`: as above, and team admins the people on the teams they administer;
+ * - `admins-managers-else-self`: as `admins-else-self`, and managers the people below them on the reporting line;
  * - `admins-only`: organization admins only; anyone else is denied;
  * - `self`: the caller's own records only.
  */
-export type ReachRule = "organization" | "admins-else-self" | "admins-teams-else-self" | "admins-only" | "self"
+export type ReachRule =
+  | "organization"
+  | "admins-else-self"
+  | "admins-teams-else-self"
+  | "admins-managers-else-self"
+  | "admins-only"
+  | "self"
 
 export interface Policy {
   /** What the caller is doing, as it reads in a sentence ("list members"). */
@@ -52,21 +63,37 @@ export interface Access {
   readonly reach: Reach
 }
 
-const reachOf = (actor: Actor, rule: ReachRule): Reach | null => {
-  const admin = isOrganizationAdmin(actor.role)
-  switch (rule) {
-    case "organization":
-      return "organization"
-    case "admins-else-self":
-      return admin ? "organization" : "self"
-    case "admins-teams-else-self":
-      return admin ? "organization" : actor.teams.some((team) => team.role === "team-admin") ? "teams" : "self"
-    case "admins-only":
-      return admin ? "organization" : null
-    case "self":
-      return "self"
-  }
+/**
+ * Each reach rule: what it grants a caller (null: denied), and the phrase
+ * the OpenAPI sentence says of it. One entry holds both, so the text names
+ * exactly the reach `authorize` hands the services.
+ */
+const reachRules: { readonly [Rule in ReachRule]: { readonly of: (actor: Actor) => Reach | null; readonly phrase: string } } = {
+  organization: { of: () => "organization", phrase: "Callers reach the whole organization." },
+  "admins-else-self": {
+    of: (actor) => (isOrganizationAdmin(actor.role) ? "organization" : "self"),
+    phrase: "Organization admins reach the whole organization; anyone else only themself."
+  },
+  "admins-teams-else-self": {
+    of: (actor) =>
+      isOrganizationAdmin(actor.role) ? "organization" : actor.teams.some((team) => team.role === "team-admin") ? "teams" : "self",
+    phrase:
+      "Organization admins reach the whole organization, team admins the people on the teams they administer, anyone else only themself."
+  },
+  "admins-managers-else-self": {
+    of: (actor) => (isOrganizationAdmin(actor.role) ? "organization" : "reports"),
+    phrase:
+      "Organization admins reach the whole organization, managers at any depth of the reporting line the people below them, anyone else only themself."
+  },
+  "admins-only": {
+    of: (actor) => (isOrganizationAdmin(actor.role) ? "organization" : null),
+    phrase: "Organization admins (owner, admin, billing-admin) only, reaching the whole organization."
+  },
+  self: { of: () => "self", phrase: "Only the caller's own records." }
 }
+
+/** What the OpenAPI sentence says of a reach rule. */
+export const reachPhrase = (rule: ReachRule): string => reachRules[rule].phrase
 
 const permissionsOf = (permission: Permission | ReadonlyArray<Permission>): ReadonlyArray<Permission> =>
   typeof permission === "string" ? [permission] : permission
@@ -94,7 +121,7 @@ export const authorize = (actor: Actor, policy: Policy): Access | Forbidden | No
   if (policy.permission !== null && !permissionsOf(policy.permission).some((p) => hasPermission(actor.role, p))) {
     return denial(policy, `You may not ${policy.action}: it needs ${permissionText(policy.permission)}`)
   }
-  const reach = reachOf(actor, policy.reach)
+  const reach = reachRules[policy.reach].of(actor)
   if (reach === null) return denial(policy, `Only organization admins may ${policy.action}`)
   return { actor, reach }
 }
@@ -109,15 +136,6 @@ export const isAccess = (result: Access | Forbidden | NotFound): result is Acces
 export const requireOrganizationReach = (access: Access, action: string): Forbidden | null =>
   access.reach === "organization" ? null : new Forbidden({ message: `Only organization admins may ${action}` })
 
-const reachText: Record<ReachRule, string> = {
-  organization: "Callers reach the whole organization.",
-  "admins-else-self": "Organization admins reach the whole organization; anyone else only themself.",
-  "admins-teams-else-self":
-    "Organization admins reach the whole organization, team admins the people on the teams they administer, anyone else only themself.",
-  "admins-only": "Organization admins (owner, admin, billing-admin) only.",
-  self: "Only the caller's own records."
-}
-
 /** The sentence OpenAPI shows under each operation: who may call, and what a denied caller gets. */
 export const describePolicy = (policy: Policy): string => {
   const who = policy.permission === null
@@ -126,7 +144,7 @@ export const describePolicy = (policy: Policy): string => {
   const scope = policy.scope === null ? "No token scope needed." : `The token needs the ${policy.scope} scope.`
   const denied = policy.denied === "forbidden" ? "Others get 403." : "Others get 404, as if the record were absent."
   const canDeny = policy.permission !== null || policy.scope !== null || policy.reach === "admins-only"
-  return `**Who may call:** ${who} ${reachText[policy.reach]} ${scope}${canDeny ? ` ${denied}` : ""}`
+  return `**Who may call:** ${who} ${reachPhrase(policy.reach)} ${scope}${canDeny ? ` ${denied}` : ""}`
 }
 
 /** The organization roles holding any of the permissions, in SPEC's order of roles. */

@@ -11,6 +11,7 @@ import {
   policy,
   type Reach,
   type ReachRule,
+  reachPhrase,
   requireOrganizationReach
 } from "@tks/domain/policy"
 import type { OrgRole, Scope } from "@tks/domain/roles"
@@ -71,7 +72,24 @@ const expected: Record<ReachRule, Record<CallerName, Reach | null>> = {
     external: null,
     "team admin": null
   },
+  "admins-managers-else-self": {
+    owner: "organization",
+    admin: "organization",
+    "billing-admin": "organization",
+    viewer: "reports",
+    external: "reports",
+    "team admin": "reports"
+  },
   self: { owner: "self", admin: "self", "billing-admin": "self", viewer: "self", external: "self", "team admin": "self" }
+}
+
+/** What a reach rule's phrase must say of each reach it can grant (and of a denial). */
+const named: Record<Reach | "denied", RegExp> = {
+  organization: /whole organization/,
+  teams: /teams they administer/,
+  self: /themself|own records/,
+  reports: /managers at any depth of (the|their) reporting line/,
+  denied: /only/i
 }
 
 const reachOf = (decided: ReturnType<typeof authorize>) => (isAccess(decided) ? decided.reach : decided)
@@ -91,6 +109,14 @@ describe("authorize (SPEC 5: declared authorization)", () => {
           expect(isAccess(decided) && decided.actor, name).toBe(caller)
         }
       }
+    })
+  }
+
+  for (const rule of Object.keys(expected) as Array<ReachRule>) {
+    it(`reach rule ${rule}: its phrase in the OpenAPI sentence names every reach it grants`, () => {
+      const granted = new Set(Object.values(expected[rule]).map((reach) => reach ?? "denied"))
+      for (const reach of granted) expect(reachPhrase(rule), `${rule} grants ${reach}`).toMatch(named[reach])
+      expect(describePolicy(policy({ action: "do the thing", reach: rule }))).toContain(reachPhrase(rule))
     })
   }
 

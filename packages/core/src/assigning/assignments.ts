@@ -59,7 +59,7 @@ export const makeAssign = Effect.gen(function*() {
       const orgId = OrganizationId.make(actor.organizationId)
       const lesson = yield* people.lockLesson(access, lessonId)
       if (lesson === undefined) return yield* noSuchLesson()
-      if (lesson.status === "closed") return yield* closedLesson()
+      if (lesson.status === "closed") return yield* closedLesson("be assigned")
       if (lesson.personal_for_user_id !== null) return yield* personalLesson("be assigned")
 
       const audience = yield* admitAudience(people, access, body, { lessonId: lesson.id, rule: "can-take-lesson" })

@@ -23,6 +23,14 @@ export const withinReach = (sql: SqlClient.SqlClient, access: Access, alias: str
       return sql`EXISTS (
         SELECT 1 FROM team_members reach_tm
         WHERE reach_tm.org_id = ${user}.org_id AND reach_tm.user_id = ${user}.id AND reach_tm.team_id = ANY(${[...administeredTeamIds(access)]}::text[]))`
+    case "reports":
+      return sql`(${user}.id = ${access.actor.userId} OR EXISTS (
+        WITH RECURSIVE reach_line (manager_id) AS (
+          SELECT ${user}.manager_id
+          UNION
+          SELECT reach_m.manager_id FROM reach_line JOIN users reach_m ON reach_m.org_id = ${user}.org_id AND reach_m.id = reach_line.manager_id
+        )
+        SELECT 1 FROM reach_line WHERE reach_line.manager_id = ${access.actor.userId}))`
     case "self":
       return sql`${user}.id = ${access.actor.userId}`
   }

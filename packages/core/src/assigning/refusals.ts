@@ -33,8 +33,9 @@ export const cannotTakeLesson = (ids: ReadonlyArray<string>) =>
 export const personLeft = (id: string) =>
   new BadRequest({ code: AssigningCode.personLeft, message: `${id} has left the organization (DEACTIVATED)` })
 
-export const closedLesson = () =>
-  new BadRequest({ code: AssigningCode.lessonNotAssignable, message: "This lesson is closed: a closed lesson cannot be assigned" })
+/** A closed lesson cannot be started, so no act may make anyone owe it. */
+export const closedLesson = (act: string) =>
+  new BadRequest({ code: AssigningCode.lessonNotAssignable, message: `This lesson is closed: a closed lesson cannot ${act}` })
 
 export const personalLesson = (act: string) =>
   new BadRequest({

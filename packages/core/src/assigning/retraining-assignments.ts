@@ -9,15 +9,16 @@ import { isoOrNull } from "../shared/time.js"
 import { admitNamed } from "./admission.js"
 import { lessonActs } from "./lesson-acts.js"
 import { dueColumns, dueOf, type ObligationRow, obligationView } from "./obligation-rows.js"
-import { noSuchLesson, personalLesson } from "./refusals.js"
+import { closedLesson, noSuchLesson, personalLesson } from "./refusals.js"
 
 /**
  * POST /v1/retraining-assignments (SPEC 4.6), one transaction: the person
  * (known, in reach, able to take the lesson) is enrolled again unless they
  * have the lesson in progress (their quiz prepared), owes it again with a
  * due date `dueDays` from now, merged into an active lesson obligation
- * where there is one, and is told. A single-person lesson cannot be
- * retrained (400).
+ * where there is one, and is told. A closed lesson (nobody could start it,
+ * so the obligation could never be met) or a single-person lesson cannot be
+ * retrained (400), refused as an assignment refuses them.
  */
 export const makeAssignRetraining = Effect.gen(function*() {
   const { enrollWithQuizzes, obligations, outbox, people, sql } = yield* lessonActs
@@ -28,6 +29,7 @@ export const makeAssignRetraining = Effect.gen(function*() {
       const orgId = OrganizationId.make(actor.organizationId)
       const lesson = yield* people.lockLesson(access, body.lessonId)
       if (lesson === undefined) return yield* noSuchLesson()
+      if (lesson.status === "closed") return yield* closedLesson("be retrained")
       if (lesson.personal_for_user_id !== null) return yield* personalLesson("be retrained")
       yield* admitNamed(access, yield* people.named(access, [body.userId], lesson.id), "can-take-lesson")
 

@@ -22,7 +22,7 @@ import { Links } from "../shared/links.js"
 import { requireKnownTeams } from "./audience.js"
 import { IntakeRepo } from "./repo.js"
 import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
-import { consumeReviewSubmission } from "./review-limit.js"
+import { consumeReviewSubmission, probeReviewSubmission } from "./review-limit.js"
 import { parseFetchAddress, provisionalTitle, storable } from "./url.js"
 
 /** A document about to be created, whichever endpoint it came through. */
@@ -38,10 +38,11 @@ interface DocumentDraft {
 /**
  * POST /v1/documents and /v1/documents/from-url (SPEC 4.7, 3.3). The order
  * matters: the body's rules and `Unknown teamId` first, then the outcome
- * (published or review), then, for review only, the person's
- * review-submission limit, then any fetch, then one transaction that
- * creates everything. So a refused call creates nothing, and a limited
- * caller causes no outbound fetch.
+ * (published or review), then any fetch (review-bound: only once the
+ * person's review-submission allowance is seen to have room, so a limited
+ * caller causes no outbound fetch), then one transaction that creates
+ * everything and, for review, takes the count. So a refused call creates
+ * nothing and counts nothing.
  */
 export class Documents extends Effect.Service<Documents>()("@tks/core/Documents", {
   effect: Effect.gen(function*() {
@@ -52,24 +53,31 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
     const limiter = yield* RateLimiter
     const fetcher = yield* PageFetcher
 
-    /** Valid teams, the outcome, and the limit when the document goes to review. */
-    const admit = (access: Access, audience: Audience, report: ReportLimit) =>
+    /** Valid teams, then the outcome. */
+    const admit = (access: Access, audience: Audience) =>
       Effect.gen(function*() {
         yield* requireKnownTeams(repo, access.actor.organizationId, audience)
-        const mode = submissionMode(publisherOf(access), audience)
-        if (mode === "review") yield* consumeReviewSubmission(limiter, access.actor, report)
-        return mode
+        return submissionMode(publisherOf(access), audience)
       })
 
     /**
      * One transaction. Published: the content with the asked visibility and
      * its processing job (a draft gets no job: it is not live). Review: the
      * content waits unreadable, visible to admins only as a placeholder (the
-     * asked visibility is not kept: the reviewer chooses), with its request.
+     * asked visibility is not kept: the reviewer chooses), with its request,
+     * counted against the person's review-submission allowance first.
      */
-    const create = (access: Access, draft: DocumentDraft, audience: Audience, mode: SubmissionMode, asDraft: boolean) =>
+    const create = (
+      access: Access,
+      draft: DocumentDraft,
+      audience: Audience,
+      mode: SubmissionMode,
+      asDraft: boolean,
+      report: ReportLimit
+    ) =>
       sql.withTransaction(Effect.gen(function*() {
         const { organizationId: orgId, userId } = access.actor
+        if (mode === "review") yield* consumeReviewSubmission(limiter, access.actor, report)
         const contentId = newId("content")
         const published = mode === "published"
         const isDraft = published && asDraft
@@ -114,9 +122,9 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
 
     const submit = Effect.fn("Documents.submit")(function*(access: Access, body: NewDocument, report: ReportLimit = reportNothing) {
       const audience = audienceOf(body)
-      const mode = yield* admit(access, audience, report)
+      const mode = yield* admit(access, audience)
       const draft: DocumentDraft = { title: body.title, titleFinal: true, body: body.content, sourceUrl: null, siteName: null }
-      return yield* create(access, draft, audience, mode, body.asDraft === true)
+      return yield* create(access, draft, audience, mode, body.asDraft === true, report)
     })
 
     const submitFromUrl = Effect.fn("Documents.submitFromUrl")(
@@ -130,7 +138,8 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
           })
         }
         const audience = audienceOf(body)
-        const mode = yield* admit(access, audience, report)
+        const mode = yield* admit(access, audience)
+        if (mode === "review") yield* probeReviewSubmission(sql, limiter, access.actor, report)
         // The query string may carry someone's secrets: the log gets the origin and path only.
         const page = yield* fetcher.fetch(address.right).pipe(
           Effect.tapError((refusal) =>
@@ -144,7 +153,7 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
           sourceUrl: page.finalUrl,
           siteName: storable(page.siteName)
         }
-        return yield* create(access, draft, audience, mode, false)
+        return yield* create(access, draft, audience, mode, false, report)
       }
     )
 

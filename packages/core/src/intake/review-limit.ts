@@ -1,4 +1,5 @@
-import { Effect } from "effect"
+import { SqlClient } from "@effect/sql"
+import { Data, Effect } from "effect"
 import type { Actor } from "@tks/domain/actor"
 import type { RateLimiter } from "../rate-limits/service.js"
 import type { ReportLimit } from "../rate-limits/report.js"
@@ -7,14 +8,31 @@ import { SpecRules } from "../rate-limits/rules.js"
 /**
  * SPEC 8: contributions that go to review, 3 a minute and 20 an hour per
  * person, one count shared by both document endpoints, the tools and all the
- * person's tokens (so the subject is the person, never the token). Counted
- * only for review-bound submissions, once they are known valid and before
- * anything is fetched or created; a refusal (429
+ * person's tokens (so the subject is the person, never the token). Only a
+ * submission that creates a review request counts: the count is taken in
+ * the transaction that creates it, so any refusal after it (or a failure)
+ * rolls the count back with everything else, and the counter's row lock
+ * keeps concurrent submissions of one person exact. A refusal (429
  * REVIEW_SUBMISSION_LIMIT_REACHED) creates nothing and counts nothing.
  */
-export const consumeReviewSubmission = (
-  limiter: RateLimiter,
-  actor: Actor,
-  report: ReportLimit
-) =>
+export const consumeReviewSubmission = (limiter: RateLimiter, actor: Actor, report: ReportLimit) =>
   Effect.asVoid(report(limiter.consume(SpecRules.reviewSubmissions, { organizationId: actor.organizationId, key: actor.userId })))
+
+class Probed extends Data.TaggedError("Probed") {}
+
+/**
+ * Whether the person still has a review submission left, counting nothing:
+ * the same exact count in a transaction that is always rolled back. For a
+ * submission with costly work before its transaction (a fetch), so that a
+ * limited caller causes none; the count itself is still taken when the
+ * review request is created. Only a refusal is reported to the caller.
+ */
+export const probeReviewSubmission = (sql: SqlClient.SqlClient, limiter: RateLimiter, actor: Actor, report: ReportLimit) =>
+  sql.withTransaction(
+    limiter.consume(SpecRules.reviewSubmissions, { organizationId: actor.organizationId, key: actor.userId }).pipe(
+      Effect.zipRight(Effect.fail(new Probed()))
+    )
+  ).pipe(
+    Effect.catchTag("Probed", () => Effect.void),
+    Effect.catchTag("TooManyRequests", (refused) => Effect.asVoid(report(Effect.fail(refused))))
+  )

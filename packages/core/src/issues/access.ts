@@ -8,10 +8,11 @@ import { contentVisible, itemVisible, type Reader, spaceVisible, topicVisible } 
  * outer query (the product's rule, policies.issues):
  *
  * - organization admins read every issue and every target;
- * - anyone else reads the targets they can read in the live graph or the
- *   library (DOMAIN "Visibility"; categories are anyone's), and an issue
- *   with at least one such target, with no target at all, or assigned to
- *   them directly or through a company role they hold now.
+ * - anyone else reads an issue only when they can read every one of its
+ *   targets in the live graph or the library (DOMAIN "Visibility";
+ *   categories are anyone's; a target gone from both hides the issue), so
+ *   an issue without targets is anyone's. Being assigned an issue does not
+ *   let its assignee past this: `assignedToMe` only narrows the listing.
  */
 
 type Sql = SqlClient.SqlClient
@@ -51,13 +52,16 @@ export const assignedTo = (sql: Sql, userId: UserId, alias: string): Fragment =>
       AND iv_holder.user_id = ${userId} AND iv_holder.ended_at IS NULL))`
 }
 
-/** The issue row `alias` is readable by `who`. */
+/**
+ * The issue row `alias` is readable by `who`: an organization admin reads
+ * every issue; anyone else one none of whose targets they cannot read
+ * (an issue's title and description may name any of its targets, so a
+ * single hidden target hides the issue, assigned to them or not). A
+ * condition on the row, so the keyset page is cut after it.
+ */
 export const issueReadable = (sql: Sql, who: IssueReader, alias: string): Fragment => {
   if (who.admin) return sql`TRUE`
   const issue = sql(alias)
-  return sql`(${assignedTo(sql, who.userId, alias)}
-    OR NOT EXISTS (SELECT 1 FROM data_quality_issue_targets iv_any
-      WHERE iv_any.org_id = ${issue}.org_id AND iv_any.issue_id = ${issue}.id)
-    OR EXISTS (SELECT 1 FROM data_quality_issue_targets iv_target
-      WHERE iv_target.org_id = ${issue}.org_id AND iv_target.issue_id = ${issue}.id AND ${targetVisible(sql, who, "iv_target")}))`
+  return sql`NOT EXISTS (SELECT 1 FROM data_quality_issue_targets iv_target
+    WHERE iv_target.org_id = ${issue}.org_id AND iv_target.issue_id = ${issue}.id AND NOT ${targetVisible(sql, who, "iv_target")})`
 }

@@ -18,9 +18,10 @@ const notFound = () => new NotFound({ message: "No such issue" })
  * Data-quality issues (SPEC 4.10 list_issues / get_issue), for HTTP and the
  * MCP tools alike. Every caller passes the policy (policies.issues); what
  * each one reads is decided in SQL (issues/access.ts): organization admins
- * every issue and target, anyone else the issues they can read a target of,
- * with no target, or assigned to them, and only the targets and content they
- * can read. An issue they cannot read is absent (404 "No such issue").
+ * every issue and target, anyone else only the issues they can read every
+ * target of (so those without targets), and of the affected content only
+ * what they can read. An issue they cannot read is absent (404 "No such
+ * issue"), from the list, the detail and the tools alike.
  */
 export class DataQualityIssues extends Effect.Service<DataQualityIssues>()("@tks/core/DataQualityIssues", {
   effect: Effect.gen(function*() {

@@ -132,9 +132,9 @@ export class LearningQueue extends Effect.Service<LearningQueue>()("@tks/core/Le
 
     /**
      * GET /v1/people/{id}/learning-queue: the person themselves, an
-     * organization admin, or one of the person's managers at any depth of
-     * the reporting line; anyone else, another organization's ids and
-     * unknown ids get 404.
+     * organization admin, or, when the policy grants the reporting line
+     * (`reports`), one of the person's managers at any depth of it; anyone
+     * else, another organization's ids and unknown ids get 404.
      */
     const forPerson = Effect.fn("LearningQueue.forPerson")(
       function*(access: Access, personId: UserId, params: PageParams, report: ReportLimit = reportNothing) {
@@ -142,7 +142,7 @@ export class LearningQueue extends Effect.Service<LearningQueue>()("@tks/core/Le
         const { actor } = access
         const person = yield* repo.person(actor.organizationId, personId, actor.userId)
         const allowed = person !== undefined &&
-          (access.reach === "organization" || person.id === actor.userId || person.managed_by_reader)
+          (access.reach === "organization" || person.id === actor.userId || (access.reach === "reports" && person.managed_by_reader))
         if (!allowed) return yield* new NotFound({ message: "No such person" })
         const page = yield* queuePage(access, person.id, person.status === "ACTIVE", params)
         return { user: { id: person.id, name: person.name, email: person.email }, ...page }
