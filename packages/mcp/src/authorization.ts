@@ -2,7 +2,6 @@ import type { Headers } from "@effect/platform"
 import type { Rpc } from "@effect/rpc"
 import { Context, Effect, Layer, Option } from "effect"
 import { Authenticator } from "@tks/core/auth/service"
-import { RateLimiter } from "@tks/core/rate-limits/service"
 import type { Actor } from "@tks/domain/actor"
 import { parseBearer } from "@tks/domain/bearer"
 import { authorize, isAccess } from "@tks/domain/policy"
@@ -19,13 +18,11 @@ import { withToolInfrastructureErrors } from "./infrastructure-errors.js"
 export class ToolCallers extends Effect.Service<ToolCallers>()("@tks/mcp/ToolCallers", {
   effect: Effect.gen(function*() {
     const authenticator = yield* Authenticator
-    const limiter = yield* RateLimiter
 
     const authenticate = (headers: Headers.Headers) =>
       withToolInfrastructureErrors(
-        authenticator.authenticate(parseBearer(headers.authorization) ?? "").pipe(
-          Effect.tap((actor) => limiter.hit({ organizationId: actor.organizationId, key: actor.tokenId }))
-        )
+        // Counted against the token's default rate limit by the authenticating statement itself.
+        authenticator.authenticate(parseBearer(headers.authorization) ?? "")
       )
 
     const authorizeTool = (actor: Actor, rpc: Rpc.AnyWithProps) =>

@@ -4,16 +4,15 @@ import { Api } from "@tks/api/api"
 import { Authentication } from "@tks/api/authentication"
 import { policiesByRoute } from "@tks/api/authorization"
 import { Authenticator } from "@tks/core/auth/service"
-import { RateLimiter } from "@tks/core/rate-limits/service"
 import { authorize, isAccess } from "@tks/domain/policy"
 import { parseBearer } from "@tks/domain/bearer"
 import { withDatabaseAvailability } from "./infrastructure-errors.js"
-import { perTokenLimit } from "./rate-limit.js"
+import { withPerTokenLimitHeaders } from "./rate-limit.js"
 
 /**
  * The one place the HTTP transport decides who may call what: the bearer
- * token is resolved to the person as they are now, the call is counted
- * against the token's default rate limit, then the matched endpoint's
+ * token is resolved to the person as they are now and the call is counted
+ * against the token's default rate limit (one statement), then the matched endpoint's
  * declared policy is checked, and the handler runs with the resulting
  * `Access`.
  *
@@ -24,7 +23,6 @@ export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const authenticator = yield* Authenticator
-    const limiter = yield* RateLimiter
     const { byRoute, missing } = policiesByRoute(Api)
     // Fail closed, at start: an endpoint nobody declared a policy for would otherwise be open.
     if (missing.length > 0) return yield* Effect.dieMessage(`Endpoints without a declared policy: ${missing.join(", ")}`)
@@ -33,8 +31,7 @@ export const AuthenticationLive = Layer.effect(
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
           const token = parseBearer(request.headers.authorization) ?? ""
-          const actor = yield* withDatabaseAvailability(authenticator.authenticate(token))
-          yield* perTokenLimit(limiter, actor)
+          const { actor } = yield* withPerTokenLimitHeaders(withDatabaseAvailability(authenticator.authenticateRequest(token)))
           const route = yield* HttpRouter.RouteContext
           const policy = byRoute.get(`${route.route.method} ${route.route.path}`)
           if (policy === undefined) return yield* Effect.dieMessage(`No policy for ${route.route.method} ${route.route.path}`)

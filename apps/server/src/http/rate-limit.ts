@@ -1,8 +1,6 @@
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import type { Actor } from "@tks/domain/actor"
 import { type RateLimitDecision, TooManyRequests } from "@tks/domain/rate-limit"
-import type { RateLimiter } from "@tks/core/rate-limits/service"
 
 const REMAINING = "ratelimit-remaining"
 
@@ -43,6 +41,15 @@ export const withRateLimitHeaders = <E, R>(check: Effect.Effect<RateLimitDecisio
     Effect.tapError((error) => (error instanceof TooManyRequests ? reportRefusal(error) : Effect.void))
   )
 
-/** The default limit every authenticated /v1 request counts against: RATE_LIMIT_PER_MINUTE per access token. */
-export const perTokenLimit = (limiter: RateLimiter, actor: Actor) =>
-  withRateLimitHeaders(limiter.hit({ organizationId: actor.organizationId, key: actor.tokenId }))
+/**
+ * Authentication, which counts every authenticated /v1 request against the
+ * token's default limit (RATE_LIMIT_PER_MINUTE), with that count's headers
+ * on the response.
+ */
+export const withPerTokenLimitHeaders = <A extends { readonly rateLimit: RateLimitDecision }, E, R>(
+  authenticated: Effect.Effect<A, E, R>
+) =>
+  authenticated.pipe(
+    Effect.tap(({ rateLimit }) => reportDecision(rateLimit)),
+    Effect.tapError((error) => (error instanceof TooManyRequests ? reportRefusal(error) : Effect.void))
+  )

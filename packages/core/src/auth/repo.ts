@@ -1,6 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { AccessTokenId, OrganizationId, TeamId, UserId } from "@tks/domain/ids"
+import { type CountedColumns, RateLimitRepo } from "../rate-limits/repo.js"
+import type { RateLimitRule } from "../rate-limits/rules.js"
 import type { MemberStatus, OrgRole, Scope, TeamRole } from "@tks/domain/roles"
 
 export interface TokenOwnerRow {
@@ -22,6 +24,7 @@ export interface PersonRow {
 export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const rateLimits = yield* RateLimitRepo
 
     /** A person's team memberships as `[{teamId, role}]`, for the permission checks. */
     const teamsOf = (orgColumn: string, userColumn: string) =>
@@ -30,19 +33,29 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
 
     /**
      * The token's owner as they are now: one round trip that also reads the
-     * person's team memberships. Only live tokens of active people match.
+     * person's team memberships and counts the request against `perToken`
+     * (the token's default limit) in the same statement, so the count is
+     * exact across processes at no extra round trip. Only live tokens of
+     * active people match, and only they are counted.
      */
-    const findLiveToken = (tokenHash: string) =>
-      sql<TokenOwnerRow>`
-        SELECT t.id AS token_id, t.org_id, t.user_id, u.org_role, t.scopes,
-          (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS last_used_stale,
-          ${teamsOf("t.org_id", "t.user_id")} AS teams
-        FROM access_tokens t
-        JOIN users u ON u.org_id = t.org_id AND u.id = t.user_id
-        WHERE t.token_hash = ${tokenHash}
-          AND t.revoked_at IS NULL
-          AND (t.expires_at IS NULL OR t.expires_at > now())
-          AND u.status = 'ACTIVE'`.pipe(Effect.map((rows) => rows[0]))
+    const findLiveToken = (tokenHash: string, perToken: RateLimitRule) =>
+      sql<TokenOwnerRow & CountedColumns>`
+        WITH token AS (
+          SELECT t.id AS token_id, t.org_id, t.user_id, u.org_role, t.scopes,
+            (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS last_used_stale,
+            ${teamsOf("t.org_id", "t.user_id")} AS teams
+          FROM access_tokens t
+          JOIN users u ON u.org_id = t.org_id AND u.id = t.user_id
+          WHERE t.token_hash = ${tokenHash}
+            AND t.revoked_at IS NULL
+            AND (t.expires_at IS NULL OR t.expires_at > now())
+            AND u.status = 'ACTIVE'
+        ), counted AS (
+          ${rateLimits.countIn(sql`SELECT org_id, token_id AS subject FROM token`, perToken.name, perToken.windows, 1)}
+        )
+        SELECT token.*, counted.hits, counted.refused, counted.now_ms FROM token CROSS JOIN counted`.pipe(
+        Effect.map((rows) => rows[0])
+      )
 
     /** last_used_at is kept to the minute, so a busy token is not a write per request. */
     const touch = (orgId: OrganizationId, tokenId: AccessTokenId) =>
@@ -80,5 +93,6 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
         FROM users u WHERE u.org_id = ${orgId} AND u.id = ${userId}`.pipe(Effect.map((rows) => rows[0]))
 
     return { findLiveToken, touch, insert, revoke, findPerson } as const
-  })
+  }),
+  dependencies: [RateLimitRepo.Default]
 }) {}

@@ -5,6 +5,9 @@ import { AccessTokenId, type OrganizationId, type UserId } from "@tks/domain/ids
 import { isOrganizationAdmin, mayHoldScope } from "@tks/domain/permissions"
 import type { Scope } from "@tks/domain/roles"
 import { newId } from "../shared/ids.js"
+import { countedOf } from "../rate-limits/repo.js"
+import { requestsPerToken, RequestsPerMinute } from "../rate-limits/rules.js"
+import { decided } from "../rate-limits/verdict.js"
 import { AuthRepo, type PersonRow } from "./repo.js"
 import { generateTokenSecret, hashToken } from "./token-secret.js"
 
@@ -22,12 +25,21 @@ export interface IssueTokenInput {
 export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Authenticator", {
   effect: Effect.gen(function*() {
     const repo = yield* AuthRepo
+    const perToken = requestsPerToken(yield* RequestsPerMinute)
 
-    const authenticate = Effect.fn("Authenticator.authenticate")(function*(token: string) {
+    /**
+     * The person a request's token belongs to, as they are now, and the
+     * request counted against the token's default limit (RATE_LIMIT_PER_MINUTE
+     * a minute, over all server processes), in one statement: the grant's
+     * figures for the `RateLimit-*` headers, or TooManyRequests. A token that
+     * does not authenticate is refused first and counts nothing.
+     */
+    const authenticateRequest = Effect.fn("Authenticator.authenticate")(function*(token: string) {
       if (token.length === 0 || token.length > 200) return yield* rejected
-      const row = yield* repo.findLiveToken(hashToken(token))
+      const row = yield* repo.findLiveToken(hashToken(token), perToken)
       if (row === undefined) return yield* rejected
       if (row.last_used_stale) yield* repo.touch(row.org_id, row.token_id)
+      const rateLimit = yield* decided(perToken, 1, countedOf(row))
       const actor: Actor = {
         organizationId: row.org_id,
         userId: row.user_id,
@@ -36,8 +48,11 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
         scopes: row.scopes,
         tokenId: row.token_id
       }
-      return actor
+      return { actor, rateLimit } as const
     })
+
+    /** `authenticateRequest` for a caller that reports no rate-limit figures (the tools). */
+    const authenticate = (token: string) => Effect.map(authenticateRequest(token), (authenticated) => authenticated.actor)
 
     const create = Effect.fn("Authenticator.create")(function*(input: IssueTokenInput, person: PersonRow) {
       const refused = input.scopes.filter((scope) => !mayHoldScope(person.org_role, person.teams, scope))
@@ -112,7 +127,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
       if (!revoked) return yield* new NotFound({ message: "No live token with that id" })
     })
 
-    return { authenticate, issue, importToken, revoke } as const
+    return { authenticateRequest, authenticate, issue, importToken, revoke } as const
   }),
   dependencies: [AuthRepo.Default]
 }) {}

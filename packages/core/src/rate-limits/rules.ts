@@ -56,6 +56,13 @@ export const RequestsPerMinute = Config.integer("RATE_LIMIT_PER_MINUTE").pipe(
 )
 
 const perMinute = (limit: number): RateLimitWindow => ({ seconds: 60, limit })
+
+/**
+ * The default limit at RATE_LIMIT_PER_MINUTE, counted by the statement that
+ * authenticates the request (see Authenticator).
+ */
+export const requestsPerToken = (limit: number) =>
+  defineRule({ name: REQUESTS_PER_TOKEN, windows: [perMinute(limit)], message: "Too many requests for this access token" })
 const perHour = (limit: number): RateLimitWindow => ({ seconds: 3600, limit })
 
 /**

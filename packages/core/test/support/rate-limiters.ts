@@ -1,15 +1,15 @@
 import { Reactivity } from "@effect/experimental"
 import { SqlClient } from "@effect/sql"
-import { Context, Duration, Effect, Layer, Logger, LogLevel } from "effect"
+import { Context, Effect, Layer, Logger, LogLevel } from "effect"
 import { clientContext, embeddedConnectionLimit, makePgClient } from "@tks/db/client"
 import { runMigrations } from "@tks/db/migrate"
 import { provisionTestDatabase, TEST_POOL } from "@tks/db/test-database"
 import type { SqlError } from "@effect/sql/SqlError"
-import type { RateLimitWindow, TooManyRequests } from "@tks/domain/rate-limit"
+import type { TooManyRequests } from "@tks/domain/rate-limit"
 import { RateLimitRepo } from "../../src/rate-limits/repo.js"
 import { makeRateLimiter } from "../../src/rate-limits/service.js"
 
-type Limiter = Effect.Effect.Success<ReturnType<typeof makeRateLimiter>>
+type Limiter = Effect.Effect.Success<typeof makeRateLimiter>
 
 /** Two server processes' rate limiters, each with its own pool, over one migrated test database. */
 export class TwoProcesses extends Context.Tag("test/TwoProcesses")<TwoProcesses, {
@@ -19,11 +19,7 @@ export class TwoProcesses extends Context.Tag("test/TwoProcesses")<TwoProcesses,
   readonly sql: SqlClient.SqlClient
 }>() {}
 
-/**
- * `requests` is the default per-token window. The flush fiber waits an hour,
- * so tests flush when they mean to (`flush`).
- */
-export const twoProcesses = (requests: RateLimitWindow = { seconds: 60, limit: 600 }) =>
+export const twoProcesses = () =>
   Layer.scoped(
     TwoProcesses,
     Effect.gen(function*() {
@@ -33,7 +29,7 @@ export const twoProcesses = (requests: RateLimitWindow = { seconds: 60, limit: 6
       const [one, two, three] = [yield* process(), yield* process(), yield* process()]
       yield* runMigrations().pipe(Effect.provide(three))
       const limiter = (context: Context.Context<SqlClient.SqlClient>) =>
-        makeRateLimiter({ requests, flushInterval: Duration.hours(1) }).pipe(
+        makeRateLimiter.pipe(
           Effect.provide(RateLimitRepo.Default),
           Effect.provide(context)
         )
