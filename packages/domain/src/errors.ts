@@ -61,6 +61,47 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
   HttpApiSchema.annotations({ status: 503, description: "A dependency is unavailable; safe to retry." })
 ) {}
 
+/** Stable codes of 503 answers: the database away, or too busy to answer in time (both carry Retry-After). */
+export const ServiceUnavailableCode = {
+  unavailable: "SERVICE_UNAVAILABLE",
+  databaseTimeout: "DATABASE_TIMEOUT"
+} as const
+
+export const databaseUnavailable = () =>
+  new ServiceUnavailable({ code: ServiceUnavailableCode.unavailable, message: "The database is unavailable; retry shortly" })
+
+export const databaseTimeout = () =>
+  new ServiceUnavailable({
+    code: ServiceUnavailableCode.databaseTimeout,
+    message: "The database took too long to answer; retry shortly"
+  })
+
+/**
+ * Errors the HTTP edge answers before a request reaches its endpoint
+ * (apps/server/src/http). No handler fails with them; they are declared so
+ * the OpenAPI document describes every `_tag` a caller can receive.
+ */
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()(
+  "MethodNotAllowed",
+  { code: code("METHOD_NOT_ALLOWED"), message: Schema.String },
+  HttpApiSchema.annotations({ status: 405, description: "The path exists but not with this method; `Allow` lists its methods." })
+) {}
+
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
+  "UnsupportedMediaType",
+  { code: code("UNSUPPORTED_MEDIA_TYPE"), message: Schema.String },
+  HttpApiSchema.annotations({
+    status: 415,
+    description: "The body is not JSON: `Content-Type` must be `application/json` (any charset, or a `+json` type)."
+  })
+) {}
+
+export class RequestHeaderFieldsTooLarge extends Schema.TaggedError<RequestHeaderFieldsTooLarge>()(
+  "RequestHeaderFieldsTooLarge",
+  { code: code("REQUEST_HEADER_FIELDS_TOO_LARGE"), message: Schema.String },
+  HttpApiSchema.annotations({ status: 431, description: "The request line or headers are too large." })
+) {}
+
 /** Stable codes of 400 answers that callers may want to tell apart. */
 export const BadRequestCode = {
   validation: "VALIDATION_ERROR",
