@@ -58,7 +58,11 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
     code: Schema.String.pipe(Schema.propertySignature, Schema.withConstructorDefault(() => "SERVICE_UNAVAILABLE")),
     message: Schema.String
   },
-  HttpApiSchema.annotations({ status: 503, description: "A dependency is unavailable; safe to retry." })
+  HttpApiSchema.annotations({
+    status: 503,
+    description:
+      "A dependency is unavailable (SERVICE_UNAVAILABLE) or the database took too long (DATABASE_TIMEOUT); safe to retry after Retry-After."
+  })
 ) {}
 
 /** Stable codes of 503 answers: the database away, or too busy to answer in time (both carry Retry-After). */
@@ -92,8 +96,20 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
   { code: code("UNSUPPORTED_MEDIA_TYPE"), message: Schema.String },
   HttpApiSchema.annotations({
     status: 415,
-    description: "The body is not JSON: `Content-Type` must be `application/json` (any charset, or a `+json` type)."
+    description: "The body is not JSON: `Content-Type` must be `application/json` (a charset, if any, UTF-8; `+json` types are refused)."
   })
+) {}
+
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()(
+  "RequestTimeout",
+  { code: code("REQUEST_TIMEOUT"), message: Schema.String },
+  HttpApiSchema.annotations({ status: 408, description: "The request took too long to arrive." })
+) {}
+
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
+  "PayloadTooLarge",
+  { code: code("PAYLOAD_TOO_LARGE"), message: Schema.String },
+  HttpApiSchema.annotations({ status: 413, description: "The request body is larger than BODY_LIMIT_BYTES (4 MiB by default)." })
 ) {}
 
 export class RequestHeaderFieldsTooLarge extends Schema.TaggedError<RequestHeaderFieldsTooLarge>()(
