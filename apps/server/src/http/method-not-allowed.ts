@@ -60,7 +60,7 @@ export const allowedMethodsTable = (routes: ReadonlyArray<RouteSpec>): AllowedMe
   }
 }
 
-/** Turns the router's RouteNotFound for a known path into 405 (or 204 for OPTIONS), with Allow. */
+/** Turns the router's RouteNotFound for a known path and a method it lacks into 405 (or 204 for OPTIONS), with Allow. */
 export const answerWrongMethod = (allowedMethods: AllowedMethods) =>
 <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -74,6 +74,10 @@ export const answerWrongMethod = (allowedMethods: AllowedMethods) =>
         const path = request.url.split("?")[0]!
         const methods = allowedMethods(path)
         if (methods === undefined) return Effect.fail(error)
+        // The path's pattern has this method, so the router refused the path
+        // itself (a parameter longer than it matches, 100 characters): that
+        // path names nothing, 404 like any id that names nothing.
+        if (request.method !== "OPTIONS" && methods.includes(request.method)) return Effect.fail(error)
         const allow = methods.join(", ")
         if (request.method === "OPTIONS") return Effect.succeed(HttpServerResponse.empty({ status: 204, headers: { allow } }))
         return Effect.succeed(errorResponse(405, {
