@@ -1,6 +1,7 @@
-import { HttpApi, type HttpApiGroup, HttpMethod, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import type { HttpApi, HttpApiGroup } from "@effect/platform"
+import { HttpMethod, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Context, Effect, Option } from "effect"
-import { allowedMethodsTable, type RouteSpec } from "./method-not-allowed.js"
+import { allowedMethodsTable, type RouteSpec, routesOfApi } from "./method-not-allowed.js"
 import { abbreviate, errorResponse } from "./error-response.js"
 
 /**
@@ -9,18 +10,8 @@ import { abbreviate, errorResponse } from "./error-response.js"
  */
 export const jsonBodyRoutesOfApi = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
   api: HttpApi.HttpApi<Id, Groups, E, R>
-): ReadonlyArray<RouteSpec> => {
-  const routes: Array<RouteSpec> = []
-  HttpApi.reflect(api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => {
-      if (HttpMethod.hasBody(endpoint.method) && Option.isSome(endpoint.payloadSchema)) {
-        routes.push({ method: endpoint.method, path: endpoint.path })
-      }
-    }
-  })
-  return routes
-}
+): ReadonlyArray<RouteSpec> =>
+  routesOfApi(api, (endpoint) => HttpMethod.hasBody(endpoint.method) && Option.isSome(endpoint.payloadSchema))
 
 /**
  * Whether a Content-Type is JSON as the framework reads it: exactly

@@ -1,5 +1,5 @@
-import { HttpApi, type HttpApiGroup, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Context, Effect, Predicate } from "effect"
+import { HttpApi, type HttpApiGroup, type HttpMethod, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Context, Effect, type Option, Predicate } from "effect"
 import { abbreviate, errorResponse } from "./error-response.js"
 
 /**
@@ -16,14 +16,17 @@ export interface RouteSpec {
 
 export type AllowedMethods = (path: string) => ReadonlyArray<string> | undefined
 
-/** Every endpoint of an HttpApi as a RouteSpec (paths include the API's prefix). */
+/** Every endpoint of an HttpApi (or those `which` keeps) as a RouteSpec (paths include the API's prefix). */
 export const routesOfApi = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
-  api: HttpApi.HttpApi<Id, Groups, E, R>
+  api: HttpApi.HttpApi<Id, Groups, E, R>,
+  which: (endpoint: { readonly method: HttpMethod.HttpMethod; readonly payloadSchema: Option.Option<unknown> }) => boolean = () => true
 ): ReadonlyArray<RouteSpec> => {
   const routes: Array<RouteSpec> = []
   HttpApi.reflect(api, {
     onGroup: () => {},
-    onEndpoint: ({ endpoint }) => routes.push({ method: endpoint.method, path: endpoint.path })
+    onEndpoint: ({ endpoint }) => {
+      if (which(endpoint)) routes.push({ method: endpoint.method, path: endpoint.path })
+    }
   })
   return routes
 }
