@@ -1,8 +1,12 @@
 import { HttpLayerRouter, HttpServerRequest } from "@effect/platform"
 import { type Rpc, RpcSerialization, RpcServer } from "@effect/rpc"
 import { Effect, Either, Layer, ParseResult, Schema } from "effect"
+import { Authenticator } from "@tks/core/auth/service"
 import { ToolCallers } from "@tks/mcp/authorization"
+import { ToolAuthorization } from "@tks/mcp/contract/tool"
 import { Tools } from "@tks/mcp/contract/tools"
+import { withToolInfrastructureErrors } from "@tks/mcp/infrastructure-errors"
+import { parseBearer } from "@tks/domain/bearer"
 import { BadRequestCode } from "@tks/domain/errors"
 import { summarizeDecodeIssues } from "../http/decode-errors.js"
 import { abbreviate, errorResponse } from "../http/error-response.js"
@@ -88,6 +92,26 @@ export const rpcBodyProblem = (body: string): InputProblem | undefined => {
 }
 
 /**
+ * Each call of an /rpc request: its caller resolved from the headers, as the
+ * request's was, and the tool's policy checked. The call is not counted
+ * against the rate limit again: the request already was, once, at the route
+ * (the shared ToolAuthorization counts each call, which made one /rpc
+ * request cost two).
+ */
+const RpcCallAuthorization = Layer.effect(
+  ToolAuthorization,
+  Effect.gen(function*() {
+    const authenticator = yield* Authenticator
+    const callers = yield* ToolCallers
+    return ToolAuthorization.of(({ headers, rpc }) =>
+      withToolInfrastructureErrors(authenticator.authenticate(parseBearer(headers.authorization) ?? "")).pipe(
+        Effect.flatMap((actor) => callers.authorizeTool(actor, rpc))
+      )
+    )
+  })
+)
+
+/**
  * POST /rpc: the same tools as /mcp, for Effect clients (`RpcClient.make(Tools)`
  * over `RpcClient.layerProtocolHttp` with NDJSON serialization). Refused at
  * the HTTP level as /mcp is, before the RPC server runs: the bearer token
@@ -120,4 +144,4 @@ export const RpcRoute = HttpLayerRouter.use((router) =>
       })
     )
   })
-).pipe(Layer.provide(RpcSerialization.layerNdjson))
+).pipe(Layer.provide([RpcSerialization.layerNdjson, RpcCallAuthorization]))
