@@ -89,10 +89,9 @@ describe("SqlError when the database is away", () => {
       expect(answer).toMatchObject({ _tag: "ServiceUnavailable", code: "SERVICE_UNAVAILABLE" })
     }))
 
-  it("connection, shutdown, timeout and resource SQLSTATEs, and pg's code-less connection errors, are unavailable", () => {
+  it("connection, shutdown and resource SQLSTATEs, and pg's code-less connection errors, are unavailable", () => {
     const dbError = (code: string, message: string) => Object.assign(new Error(message), { code, severity: "ERROR" })
     const unavailable = [
-      new SqlError({ message: "Failed to execute statement", cause: dbError("57014", "canceling statement due to statement timeout") }),
       new SqlError({ message: "Failed to execute statement", cause: dbError("57P01", "terminating connection due to administrator command") }),
       new SqlError({ message: "Failed to execute statement", cause: dbError("08006", "connection failure") }),
       new SqlError({ message: "Failed to execute statement", cause: dbError("53300", "sorry, too many clients already") }),

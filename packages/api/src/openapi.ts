@@ -1,7 +1,14 @@
 import { HttpApi, OpenApi, OpenApiJsonSchema } from "@effect/platform"
 import type * as JsonSchema from "@effect/platform/OpenApiJsonSchema"
 import { Schema } from "effect"
-import { BadRequestCode } from "@tks/domain/errors"
+import {
+  BadRequestCode,
+  MethodNotAllowed,
+  PayloadTooLarge,
+  RequestHeaderFieldsTooLarge,
+  RequestTimeout,
+  UnsupportedMediaType
+} from "@tks/domain/errors"
 import { Api } from "./api.js"
 
 /**
@@ -60,10 +67,34 @@ const headersByStatus: Readonly<Record<number, Record<string, object>>> = {
       schema: { type: "string" }
     }
   },
+  405: {
+    Allow: { description: "The methods this path has.", required: true, schema: { type: "string" } }
+  },
   429: {
+    "Retry-After": { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer", minimum: 0 } }
+  },
+  503: {
     "Retry-After": { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer", minimum: 0 } }
   }
 }
+
+/**
+ * What the HTTP edge answers before a request reaches its endpoint
+ * (apps/server/src/http): the error, and whether only an operation with a
+ * request body can get it. Every `_tag` a caller can receive is in the document.
+ */
+const edgeErrors: ReadonlyArray<{ readonly error: Schema.Schema.Any; readonly status: number; readonly description: string; readonly withBody: boolean }> = [
+  { error: MethodNotAllowed, status: 405, description: "The path exists, but not with this method.", withBody: false },
+  { error: RequestTimeout, status: 408, description: "The request took too long to arrive.", withBody: false },
+  { error: PayloadTooLarge, status: 413, description: "The body is larger than BODY_LIMIT_BYTES.", withBody: true },
+  {
+    error: UnsupportedMediaType,
+    status: 415,
+    description: "The body is not `application/json` (a charset, if given, must be UTF-8; `+json` types are refused).",
+    withBody: true
+  },
+  { error: RequestHeaderFieldsTooLarge, status: 431, description: "The request line or headers are too large.", withBody: false }
+]
 
 /** Components the framework adds for its own decode error; callers never receive that shape. */
 const frameworkDecodeError = ["HttpApiDecodeError", "Issue", "PropertyKey"]
@@ -91,6 +122,10 @@ export const documentTheWire = (spec: OpenApi.OpenAPISpec, publicUrl: string): O
   }
   const schemas = document.components.schemas
   OpenApiJsonSchema.makeWithDefs(InternalServerError, { defs: schemas })
+  const edgeResponses = edgeErrors.map((edge) => ({
+    ...edge,
+    schema: OpenApiJsonSchema.makeWithDefs(edge.error, { defs: schemas })
+  }))
 
   document.tags = document.tags.map((tag) => {
     const description = tagDescriptions[tag.name]
@@ -108,6 +143,10 @@ export const documentTheWire = (spec: OpenApi.OpenAPISpec, publicUrl: string): O
           "Bad input. VALIDATION_ERROR lists each invalid parameter in `issues`; other codes name the rule that was broken.",
         content: { "application/json": { schema: names.length === 1 ? ref(names[0]!) : { anyOf: names.map(ref) } } }
       }
+    }
+    for (const edge of edgeResponses) {
+      if (edge.withBody && operation.requestBody === undefined) continue
+      operation.responses[edge.status] ??= { description: edge.description, content: { "application/json": { schema: edge.schema } } }
     }
     operation.responses[500] ??= {
       description: "An unexpected failure on the service's side; it is logged.",

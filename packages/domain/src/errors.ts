@@ -58,7 +58,64 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
     code: Schema.String.pipe(Schema.propertySignature, Schema.withConstructorDefault(() => "SERVICE_UNAVAILABLE")),
     message: Schema.String
   },
-  HttpApiSchema.annotations({ status: 503, description: "A dependency is unavailable; safe to retry." })
+  HttpApiSchema.annotations({
+    status: 503,
+    description:
+      "A dependency is unavailable (SERVICE_UNAVAILABLE) or the database took too long (DATABASE_TIMEOUT); safe to retry after Retry-After."
+  })
+) {}
+
+/** Stable codes of 503 answers: the database away, or too busy to answer in time (both carry Retry-After). */
+export const ServiceUnavailableCode = {
+  unavailable: "SERVICE_UNAVAILABLE",
+  databaseTimeout: "DATABASE_TIMEOUT"
+} as const
+
+export const databaseUnavailable = () =>
+  new ServiceUnavailable({ code: ServiceUnavailableCode.unavailable, message: "The database is unavailable; retry shortly" })
+
+export const databaseTimeout = () =>
+  new ServiceUnavailable({
+    code: ServiceUnavailableCode.databaseTimeout,
+    message: "The database took too long to answer; retry shortly"
+  })
+
+/**
+ * Errors the HTTP edge answers before a request reaches its endpoint
+ * (apps/server/src/http). No handler fails with them; they are declared so
+ * the OpenAPI document describes every `_tag` a caller can receive.
+ */
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()(
+  "MethodNotAllowed",
+  { code: code("METHOD_NOT_ALLOWED"), message: Schema.String },
+  HttpApiSchema.annotations({ status: 405, description: "The path exists but not with this method; `Allow` lists its methods." })
+) {}
+
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
+  "UnsupportedMediaType",
+  { code: code("UNSUPPORTED_MEDIA_TYPE"), message: Schema.String },
+  HttpApiSchema.annotations({
+    status: 415,
+    description: "The body is not JSON: `Content-Type` must be `application/json` (a charset, if any, UTF-8; `+json` types are refused)."
+  })
+) {}
+
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()(
+  "RequestTimeout",
+  { code: code("REQUEST_TIMEOUT"), message: Schema.String },
+  HttpApiSchema.annotations({ status: 408, description: "The request took too long to arrive." })
+) {}
+
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
+  "PayloadTooLarge",
+  { code: code("PAYLOAD_TOO_LARGE"), message: Schema.String },
+  HttpApiSchema.annotations({ status: 413, description: "The request body is larger than BODY_LIMIT_BYTES (4 MiB by default)." })
+) {}
+
+export class RequestHeaderFieldsTooLarge extends Schema.TaggedError<RequestHeaderFieldsTooLarge>()(
+  "RequestHeaderFieldsTooLarge",
+  { code: code("REQUEST_HEADER_FIELDS_TOO_LARGE"), message: Schema.String },
+  HttpApiSchema.annotations({ status: 431, description: "The request line or headers are too large." })
 ) {}
 
 /** Stable codes of 400 answers that callers may want to tell apart. */

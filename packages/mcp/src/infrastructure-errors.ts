@@ -1,16 +1,18 @@
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Predicate } from "effect"
 import { classifySqlError, describeSqlError } from "@tks/db/sql-errors"
-import { BadRequest, BadRequestCode, ServiceUnavailable } from "@tks/domain/errors"
+import { BadRequest, BadRequestCode, databaseTimeout, databaseUnavailable, type ServiceUnavailable } from "@tks/domain/errors"
 
 const isSqlError = <E>(error: E): error is Extract<E, SqlError> => Predicate.isTagged(error, "SqlError")
 
 /**
  * The one place where the tool transports (MCP and /rpc) turn database
- * failures into tool errors, by their kind (@tks/db/sql-errors): the
- * database away is ServiceUnavailable (retry), a value it refused is the
- * caller's BadRequest; anything else is our bug, a logged defect. Tools only
- * read, so no constraint can be hit.
+ * failures into tool errors, by their kind (@tks/db/sql-errors), as the
+ * HTTP handlers do: the database away is ServiceUnavailable
+ * SERVICE_UNAVAILABLE, a statement timeout ServiceUnavailable
+ * DATABASE_TIMEOUT (both: retry), a value it refused is the caller's
+ * BadRequest; anything else (a cancel on user request included) is our bug,
+ * a logged defect. Tools only read, so no constraint can be hit.
  */
 export const withToolInfrastructureErrors = <A, E, R>(
   effect: Effect.Effect<A, E, R>
@@ -19,8 +21,10 @@ export const withToolInfrastructureErrors = <A, E, R>(
     switch (classifySqlError(error)) {
       case "unavailable":
         return Effect.logWarning("database unavailable", describeSqlError(error)).pipe(
-          Effect.zipRight(new ServiceUnavailable({ message: "The database is unavailable; retry shortly" }))
+          Effect.zipRight(databaseUnavailable())
         )
+      case "timeout":
+        return Effect.logWarning("database statement timeout", describeSqlError(error)).pipe(Effect.zipRight(databaseTimeout()))
       case "data":
         return Effect.logInfo("database refused a value", describeSqlError(error)).pipe(
           Effect.zipRight(

@@ -6,6 +6,7 @@ import { withCompression } from "./compression.js"
 import { RequestTimeoutConfig, withDeadline } from "./deadline.js"
 import { CorsOriginsConfig, withCors } from "./cors.js"
 import { withErrorBodies } from "./error-bodies.js"
+import { requireJsonBodies } from "./media-type.js"
 import { allowedMethodsTable, answerWrongMethod, type RouteSpec } from "./method-not-allowed.js"
 import { withRequestId } from "./request-id.js"
 import { refuseInvalidText } from "./request-text.js"
@@ -38,6 +39,8 @@ export interface EdgeOptions {
   readonly routes: ReadonlyArray<RouteSpec>
   /** The paths of the HTML docs page (its own Content-Security-Policy). */
   readonly docsPaths: ReadonlyArray<string>
+  /** The routes whose body is JSON (from the contract): any other media type is 415. */
+  readonly jsonBodyRoutes?: ReadonlyArray<RouteSpec>
 }
 
 /**
@@ -49,8 +52,9 @@ export interface EdgeOptions {
  * 3. security headers, on every answer;
  * 4. CORS: preflight answered here; headers on every answer, errors included;
  * 5. error bodies: every failure and every bodiless error becomes JSON;
- * 6. path and query text check (400), 7. body size limit (413),
- * 8. wrong method on a known path (405), 9. the request deadline (503; narration's is
+ * 6. path and query text check (400), 7. body size limit (413), 8. a JSON
+ *    route's body of another media type (415), 9. wrong method on a known
+ *    path (405), 10. the request deadline (503; narration's is
  *    its speech timeout plus 5 s, assigning a lesson's 30 s) -- then the router.
  */
 export const EdgeLive = (options: EdgeOptions) =>
@@ -61,6 +65,7 @@ export const EdgeLive = (options: EdgeOptions) =>
       const securityHeaders = withSecurityHeaders({ https: config.https, docsPaths: options.docsPaths })
       const bodyLimit = limitBody(config.bodyLimit)
       const wrongMethod = answerWrongMethod(allowedMethods)
+      const jsonOnly = requireJsonBodies(options.jsonBodyRoutes ?? [])
       const deadline = withDeadline(config.requestTimeout, [
         { path: NARRATION_PATH, timeout: Duration.max(config.requestTimeout, Duration.sum(config.narration.speechTimeout, Duration.seconds(5))) },
         { path: ASSIGNMENTS_PATH, timeout: Duration.max(config.requestTimeout, ASSIGNMENTS_DEADLINE) }
@@ -73,7 +78,7 @@ export const EdgeLive = (options: EdgeOptions) =>
         HttpServerRequest.HttpServerRequest | Scope.Scope
       > =>
         withCompression(
-          withRequestId(securityHeaders(cors(withErrorBodies(refuseInvalidText(bodyLimit(wrongMethod(deadline(app))))))))
+          withRequestId(securityHeaders(cors(withErrorBodies(refuseInvalidText(bodyLimit(jsonOnly(wrongMethod(deadline(app)))))))))
         )
     }),
     { global: true }

@@ -2,7 +2,7 @@ import { HttpServerRequest, HttpServerRespondable, HttpServerResponse } from "@e
 import { Cause, Context, Effect, Predicate } from "effect"
 import { bearerChallenge } from "@tks/domain/bearer"
 import { decodeErrorMessage, type DecodeIssue, summarizeDecodeIssues } from "./decode-errors.js"
-import { abbreviate, errorResponse, genericErrorBody } from "./error-response.js"
+import { abbreviate, errorResponse, genericErrorBody, RETRY_AFTER_SECONDS } from "./error-response.js"
 
 /**
  * Every non-2xx answer has the JSON body `{code, message, ...}` (DESIGN 4).
@@ -10,7 +10,8 @@ import { abbreviate, errorResponse, genericErrorBody } from "./error-response.js
  * schemas (DESIGN pitfall 2): a request that fails schema decoding (its own
  * 400 body), malformed JSON (a RequestError), an unknown route, or a defect.
  * This middleware gives those the same shape, fills any error answer that
- * came without a body, and challenges a 401 with `WWW-Authenticate: Bearer`.
+ * came without a body, challenges a 401 with `WWW-Authenticate: Bearer` and
+ * gives every 503 a `Retry-After`.
  */
 const reshapeDecodeError = (response: HttpServerResponse.HttpServerResponse) => {
   if (response.body._tag !== "Uint8Array") return response
@@ -37,6 +38,11 @@ const finish = (request: HttpServerRequest.HttpServerRequest, response: HttpServ
       answer,
       HttpServerResponse.unsafeJson(genericErrorBody(answer.status)).body
     )
+  }
+  // A 503 is always worth retrying (the database away or slow, a deadline
+  // passed): say when, unless the answer already did.
+  if (answer.status === 503 && answer.headers["retry-after"] === undefined) {
+    answer = HttpServerResponse.setHeader(answer, "retry-after", String(RETRY_AFTER_SECONDS))
   }
   if (answer.status === 401) {
     answer = HttpServerResponse.setHeader(answer, "www-authenticate", bearerChallenge(request.headers.authorization))

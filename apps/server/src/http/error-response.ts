@@ -51,6 +51,9 @@ export const genericErrorBody = (status: number): ErrorBody => {
   }
 }
 
+/** The `Retry-After` of a 503 that did not set its own: long enough for a pool to reconnect or a burst to pass. */
+export const RETRY_AFTER_SECONDS = 5
+
 /** Echoed input is cut to this many characters: a 9 KB value once made an 18 KB error body. */
 export const ECHO_LIMIT = 40
 

@@ -1,5 +1,5 @@
-import { HttpApi, type HttpApiGroup, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Context, Effect, Predicate } from "effect"
+import { HttpApi, type HttpApiGroup, type HttpMethod, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Context, Effect, type Option, Predicate } from "effect"
 import { abbreviate, errorResponse } from "./error-response.js"
 
 /**
@@ -16,14 +16,17 @@ export interface RouteSpec {
 
 export type AllowedMethods = (path: string) => ReadonlyArray<string> | undefined
 
-/** Every endpoint of an HttpApi as a RouteSpec (paths include the API's prefix). */
+/** Every endpoint of an HttpApi (or those `which` keeps) as a RouteSpec (paths include the API's prefix). */
 export const routesOfApi = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
-  api: HttpApi.HttpApi<Id, Groups, E, R>
+  api: HttpApi.HttpApi<Id, Groups, E, R>,
+  which: (endpoint: { readonly method: HttpMethod.HttpMethod; readonly payloadSchema: Option.Option<unknown> }) => boolean = () => true
 ): ReadonlyArray<RouteSpec> => {
   const routes: Array<RouteSpec> = []
   HttpApi.reflect(api, {
     onGroup: () => {},
-    onEndpoint: ({ endpoint }) => routes.push({ method: endpoint.method, path: endpoint.path })
+    onEndpoint: ({ endpoint }) => {
+      if (which(endpoint)) routes.push({ method: endpoint.method, path: endpoint.path })
+    }
   })
   return routes
 }
@@ -60,7 +63,7 @@ export const allowedMethodsTable = (routes: ReadonlyArray<RouteSpec>): AllowedMe
   }
 }
 
-/** Turns the router's RouteNotFound for a known path into 405 (or 204 for OPTIONS), with Allow. */
+/** Turns the router's RouteNotFound for a known path and a method it lacks into 405 (or 204 for OPTIONS), with Allow. */
 export const answerWrongMethod = (allowedMethods: AllowedMethods) =>
 <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -74,6 +77,10 @@ export const answerWrongMethod = (allowedMethods: AllowedMethods) =>
         const path = request.url.split("?")[0]!
         const methods = allowedMethods(path)
         if (methods === undefined) return Effect.fail(error)
+        // The path's pattern has this method, so the router refused the path
+        // itself (a parameter longer than it matches, 100 characters): that
+        // path names nothing, 404 like any id that names nothing.
+        if (request.method !== "OPTIONS" && methods.includes(request.method)) return Effect.fail(error)
         const allow = methods.join(", ")
         if (request.method === "OPTIONS") return Effect.succeed(HttpServerResponse.empty({ status: 204, headers: { allow } }))
         return Effect.succeed(errorResponse(405, {

@@ -26,6 +26,7 @@ import { ThirdPartiesHandlers } from "./handlers/third-parties.js"
 import { TrainingHandlers } from "./handlers/training.js"
 import { VideosHandlers } from "./handlers/videos.js"
 import { HealthRoutes, HealthRouteSpecs } from "./health.js"
+import { jsonBodyRoutesOfApi } from "./media-type.js"
 import { routesOfApi } from "./method-not-allowed.js"
 import { DOCS_PATH, OPENAPI_PATH, OpenApiRoutes } from "./openapi.js"
 import { ToolRoutes, ToolRouteSpecs } from "../tools/routes.js"
@@ -66,7 +67,8 @@ const Edge = EdgeLive({
     ...HealthRouteSpecs,
     ...ToolRouteSpecs
   ],
-  docsPaths: [DOCS_PATH]
+  docsPaths: [DOCS_PATH],
+  jsonBodyRoutes: jsonBodyRoutesOfApi(Api)
 })
 
 /** Every route of the HTTP server (/v1, docs, probes, /mcp and /rpc). Needs the core services and DatabaseHealth. */

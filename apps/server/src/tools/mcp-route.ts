@@ -1,30 +1,14 @@
-import { HttpApiSchema, HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
-import { Effect, Runtime, Schema } from "effect"
+import { Effect, Runtime } from "effect"
 import { ToolCallers } from "@tks/mcp/authorization"
-import { ToolError } from "@tks/mcp/contract/tool"
 import { ToolDispatcher } from "@tks/mcp/protocol/dispatch"
 import { makeMcpServer } from "@tks/mcp/protocol/server"
 import { errorResponse } from "../http/error-response.js"
+import { refusal } from "./refusal.js"
 
 export const MCP_PATH = "/mcp"
 const SDK_URL = `http://localhost${MCP_PATH}`
-
-// Each error's status is the one its Schema declares for HTTP (@tks/domain/errors).
-const statusOf = new Map<string, number>(ToolError.members.map((member) => [member._tag, HttpApiSchema.getStatusError(member)]))
-
-/** A request refused before MCP is spoken: the HTTP status and JSON body of the error (401 gets `WWW-Authenticate` at the edge). */
-const refusal = (error: ToolError) =>
-  Schema.encode(ToolError)(error).pipe(
-    Effect.orDie,
-    Effect.map((body) =>
-      errorResponse(
-        statusOf.get(error._tag) ?? 500,
-        body,
-        error._tag === "TooManyRequests" ? { "retry-after": String(error.retryAfterSeconds) } : undefined
-      )
-    )
-  )
 
 /** The SDK's answer as one buffered response: it is a single JSON message, so no stream needs bridging. */
 const fromWebResponse = (response: Response) =>

@@ -15,6 +15,7 @@ export const ToolRouteSpecs: ReadonlyArray<RouteSpec> = [
 const ToolsLive = Layer.mergeAll(ToolHandlersLive, ToolAuthorizationLive)
 
 /** /mcp and /rpc: the read-only tools (@tks/mcp) over MCP and Effect RPC. Needs the core services. */
-export const ToolRoutes = Layer.mergeAll(McpRoute.pipe(Layer.provide([ToolDispatcher.Default, ToolCallers.Default])), RpcRoute).pipe(
+export const ToolRoutes = Layer.mergeAll(McpRoute.pipe(Layer.provide(ToolDispatcher.Default)), RpcRoute).pipe(
+  Layer.provide(ToolCallers.Default),
   Layer.provide(ToolsLive)
 )

@@ -100,12 +100,36 @@ export interface components {
             nextCursor: string | null;
             total: number;
         };
+        MethodNotAllowed: {
+            /** @enum {string} */
+            code: "METHOD_NOT_ALLOWED";
+            message: string;
+            /** @enum {string} */
+            _tag: "MethodNotAllowed";
+            requestId?: string;
+        };
         NotFound: {
             /** @enum {string} */
             code: "NOT_FOUND";
             message: string;
             /** @enum {string} */
             _tag: "NotFound";
+            requestId?: string;
+        };
+        RequestHeaderFieldsTooLarge: {
+            /** @enum {string} */
+            code: "REQUEST_HEADER_FIELDS_TOO_LARGE";
+            message: string;
+            /** @enum {string} */
+            _tag: "RequestHeaderFieldsTooLarge";
+            requestId?: string;
+        };
+        RequestTimeout: {
+            /** @enum {string} */
+            code: "REQUEST_TIMEOUT";
+            message: string;
+            /** @enum {string} */
+            _tag: "RequestTimeout";
             requestId?: string;
         };
         ServiceUnavailable: {
@@ -190,6 +214,23 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            405: {
+                headers: {
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowed"];
+                };
+            };
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestTimeout"];
+                };
+            };
             429: {
                 headers: {
                     "Retry-After": number;
@@ -197,6 +238,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestHeaderFieldsTooLarge"];
                 };
             };
             500: {
@@ -209,6 +258,7 @@ export interface operations {
             };
             503: {
                 headers: {
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -269,6 +319,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFound"];
                 };
             };
+            405: {
+                headers: {
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowed"];
+                };
+            };
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestTimeout"];
+                };
+            };
             429: {
                 headers: {
                     "Retry-After": number;
@@ -276,6 +343,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestHeaderFieldsTooLarge"];
                 };
             };
             500: {
@@ -288,6 +363,7 @@ export interface operations {
             };
             503: {
                 headers: {
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -22,6 +22,12 @@ export interface BlackholeProxy {
    * connections silenced before stay dead.
    */
   readonly restore: Effect.Effect<void>
+  /**
+   * Once: the next connection whose client sends `marker` (a statement's
+   * text) is closed, both ways, before those bytes are forwarded. That is a
+   * connection lost in the middle of a request, at a chosen statement.
+   */
+  readonly cutOn: (marker: string) => Effect.Effect<void>
 }
 
 interface Pair {
@@ -46,6 +52,7 @@ export const startBlackholeProxy = (target: Redacted.Redacted): Effect.Effect<Bl
     const connectUpstream = upstreamOf(targetUrl)
     const pairs = new Set<Pair>()
     let holing = false
+    let cutMarker: Buffer | undefined
 
     const server = createServer((client) => {
       const pair: Pair = { client, upstream: undefined, silent: holing }
@@ -60,7 +67,13 @@ export const startBlackholeProxy = (target: Redacted.Redacted): Effect.Effect<Bl
       pair.upstream = upstream
       upstream.on("error", () => client.destroy())
       upstream.on("close", () => client.destroy())
-      client.on("data", (bytes) => {
+      client.on("data", (bytes: Buffer) => {
+        if (cutMarker !== undefined && bytes.includes(cutMarker)) {
+          cutMarker = undefined
+          client.destroy()
+          upstream.destroy()
+          return
+        }
         if (!pair.silent) upstream.write(bytes)
       })
       upstream.on("data", (bytes) => {
@@ -107,6 +120,10 @@ export const startBlackholeProxy = (target: Redacted.Redacted): Effect.Effect<Bl
         server.close(() => resume(Effect.void))
         dropAll()
       }),
+      cutOn: (marker) =>
+        Effect.sync(() => {
+          cutMarker = Buffer.from(marker)
+        }),
       restore: Effect.async<void>((resume) => {
         holing = false
         if (server.listening) return resume(Effect.void)
