@@ -104,7 +104,7 @@ const RpcCallAuthorization = Layer.effect(
     const authenticator = yield* Authenticator
     const callers = yield* ToolCallers
     return ToolAuthorization.of(({ headers, rpc }) =>
-      withToolInfrastructureErrors(authenticator.authenticate(parseBearer(headers.authorization) ?? "")).pipe(
+      withToolInfrastructureErrors(authenticator.identify(parseBearer(headers.authorization) ?? "")).pipe(
         Effect.flatMap((actor) => callers.authorizeTool(actor, rpc))
       )
     )

@@ -38,10 +38,8 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
      * exact across processes at no extra round trip. Only live tokens of
      * active people match, and only they are counted.
      */
-    const findLiveToken = (tokenHash: string, perToken: RateLimitRule) =>
-      sql<TokenOwnerRow & CountedColumns>`
-        WITH token AS (
-          SELECT t.id AS token_id, t.org_id, t.user_id, u.org_role, t.scopes,
+    const liveToken = (tokenHash: string) =>
+      sql<TokenOwnerRow>`SELECT t.id AS token_id, t.org_id, t.user_id, u.org_role, t.scopes,
             (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS last_used_stale,
             ${teamsOf("t.org_id", "t.user_id")} AS teams
           FROM access_tokens t
@@ -49,13 +47,20 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
           WHERE t.token_hash = ${tokenHash}
             AND t.revoked_at IS NULL
             AND (t.expires_at IS NULL OR t.expires_at > now())
-            AND u.status = 'ACTIVE'
-        ), counted AS (
+            AND u.status = 'ACTIVE'`
+
+    const findLiveToken = (tokenHash: string, perToken: RateLimitRule) =>
+      sql<TokenOwnerRow & CountedColumns>`
+        WITH token AS (${liveToken(tokenHash)}), counted AS (
           ${rateLimits.countIn(sql`SELECT org_id, token_id AS subject FROM token`, perToken.name, perToken.windows, 1)}
         )
         SELECT token.*, counted.hits, counted.refused, counted.now_ms FROM token CROSS JOIN counted`.pipe(
         Effect.map((rows) => rows[0])
       )
+
+    /** The token's owner as they are now, counting nothing: for a request already counted. */
+    const findLiveTokenUncounted = (tokenHash: string) =>
+      liveToken(tokenHash).pipe(Effect.map((rows) => rows[0]))
 
     /** last_used_at is kept to the minute, so a busy token is not a write per request. */
     const touch = (orgId: OrganizationId, tokenId: AccessTokenId) =>
@@ -92,7 +97,7 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
         SELECT u.org_role, u.status, ${teamsOf("u.org_id", "u.id")} AS teams
         FROM users u WHERE u.org_id = ${orgId} AND u.id = ${userId}`.pipe(Effect.map((rows) => rows[0]))
 
-    return { findLiveToken, touch, insert, revoke, findPerson } as const
+    return { findLiveToken, findLiveTokenUncounted, touch, insert, revoke, findPerson } as const
   }),
   dependencies: [RateLimitRepo.Default]
 }) {}

@@ -8,8 +8,17 @@ import { newId } from "../shared/ids.js"
 import { countedOf } from "../rate-limits/repo.js"
 import { requestsPerToken, RequestsPerMinute } from "../rate-limits/rules.js"
 import { decided } from "../rate-limits/verdict.js"
-import { AuthRepo, type PersonRow } from "./repo.js"
+import { AuthRepo, type PersonRow, type TokenOwnerRow } from "./repo.js"
 import { generateTokenSecret, hashToken } from "./token-secret.js"
+
+const actorOf = (row: TokenOwnerRow): Actor => ({
+  organizationId: row.org_id,
+  userId: row.user_id,
+  role: row.org_role,
+  teams: row.teams,
+  scopes: row.scopes,
+  tokenId: row.token_id
+})
 
 const rejected = new Unauthorized({ message: "The bearer token is missing, invalid, expired or revoked" })
 
@@ -40,15 +49,18 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
       if (row === undefined) return yield* rejected
       if (row.last_used_stale) yield* repo.touch(row.org_id, row.token_id)
       const rateLimit = yield* decided(perToken, 1, countedOf(row))
-      const actor: Actor = {
-        organizationId: row.org_id,
-        userId: row.user_id,
-        role: row.org_role,
-        teams: row.teams,
-        scopes: row.scopes,
-        tokenId: row.token_id
-      }
-      return { actor, rateLimit } as const
+      return { actor: actorOf(row), rateLimit } as const
+    })
+
+    /**
+     * The person a token belongs to, as they are now, counting nothing: for
+     * each call inside a request that `authenticateRequest` already counted
+     * (the several calls of one /rpc request).
+     */
+    const identify = Effect.fn("Authenticator.identify")(function*(token: string) {
+      if (token.length === 0 || token.length > 200) return yield* rejected
+      const row = yield* repo.findLiveTokenUncounted(hashToken(token))
+      return row === undefined ? yield* rejected : actorOf(row)
     })
 
     /** `authenticateRequest` for a caller that reports no rate-limit figures (the tools). */
@@ -127,7 +139,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
       if (!revoked) return yield* new NotFound({ message: "No live token with that id" })
     })
 
-    return { authenticateRequest, authenticate, issue, importToken, revoke } as const
+    return { authenticateRequest, authenticate, identify, issue, importToken, revoke } as const
   }),
   dependencies: [AuthRepo.Default]
 }) {}
