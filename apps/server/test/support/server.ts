@@ -42,13 +42,14 @@ const TestWorkersLive = workersLayer({
  * or TEST_DATABASE_URL). Use with `layer(TestServerLive, { excludeTestServices: true })`.
  * Email and texts go to `messaging` (default: the recording doubles of support/adapters.ts).
  */
-const composeTestServer = <E, E2, Db, E3>(
+const composeTestServer = <E, E2, Db, E3, WE, WR>(
   adapters: Layer.Layer<PageFetcher | VideoCatalog | SpeechSynthesizer, E>,
   messaging: Layer.Layer<MailSender | SmsSender, E2>,
-  database: Layer.Layer<Db, E3>
+  database: Layer.Layer<Db, E3>,
+  workers: Layer.Layer<never, WE, WR>
 ) =>
   HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default, TestWorkersLive)),
+    Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default, workers)),
     // Quiz questions from the local (deterministic) generator, unless `adapters` brings its own.
     Layer.provideMerge(Layer.mergeAll(LocalQuestionGenerator, adapters, messaging)),
     Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
@@ -61,13 +62,26 @@ const composeTestServer = <E, E2, Db, E3>(
 export const testServerWith = <E, E2 = never>(
   adapters: Layer.Layer<PageFetcher | VideoCatalog | SpeechSynthesizer, E>,
   messaging: Layer.Layer<MailSender | SmsSender, E2> = TestMessagingLive
-) => composeTestServer(adapters, messaging, TestDatabaseLive)
+) => composeTestServer(adapters, messaging, TestDatabaseLive, TestWorkersLive)
 
 /** The test server on a database that processes the test starts can reach too (its URL is SharedDatabaseUrl). */
-export const TestServerOnSharedDatabaseLive = composeTestServer(TestAdaptersLive, TestMessagingLive, SharedDatabaseLive)
+export const TestServerOnSharedDatabaseLive = composeTestServer(TestAdaptersLive, TestMessagingLive, SharedDatabaseLive, TestWorkersLive)
 
 /** The test server with the test doubles of the outside world (support/adapters.ts). */
 export const TestServerLive = testServerWith(TestAdaptersLive)
+
+/**
+ * The test server without job workers: nothing writes to the database but
+ * the requests it answers, so a test can compare the tables before and
+ * after a batch of requests (the contract fuzz's "a refused request writes
+ * nothing").
+ */
+export const TestServerWithoutWorkersLive = composeTestServer(
+  TestAdaptersLive,
+  TestMessagingLive,
+  TestDatabaseLive,
+  Layer.empty
+)
 
 export const baseUrl = HttpServer.HttpServer.pipe(
   Effect.map((server) => {
