@@ -1,6 +1,7 @@
-import { HttpApi, OpenApi } from "@effect/platform"
+import { HttpApi } from "@effect/platform"
 import { Option, type Schema } from "effect"
 import { Api } from "@tks/api/api"
+import { openApiDocument } from "@tks/api/openapi"
 import { ToolError } from "@tks/mcp/contract/tool"
 import { Tools } from "@tks/mcp/contract/tools"
 
@@ -51,7 +52,8 @@ export const tools: ReadonlyArray<Tool> = [...Tools.requests.values()].map((rpc)
   input: rpc.payloadSchema as AnySchema
 }))
 
-const openApi = OpenApi.fromApi(Api) as unknown as {
+// The document as the server serves it: the edge's own answers (405, 413, 415, 431) are declared there.
+const openApi = openApiDocument("http://localhost:3000") as unknown as {
   readonly paths: Record<string, Record<string, { readonly responses?: Record<string, unknown> }>>
   readonly components: { readonly schemas: Record<string, unknown> }
 }
