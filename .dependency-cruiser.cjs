@@ -6,7 +6,7 @@
  */
 const workspacePaths = ["^packages/", "^apps/", "^scripts/", "^@tks/"]
 /** Each project's vitest.config.ts extends the shared settings in scripts/vitest by path: runner configuration, not code. */
-const testRunnerConfig = "/vitest\\.config\\.ts$"
+const testRunnerConfig = "/vitest(\\.reliability)?\\.config\\.ts$"
 /** Test harnesses shared by path on purpose: another package's tests or the bench start the real server or the black-hole proxy. */
 const testSupport = "^(packages|apps)/[^/]+/test/support/"
 
