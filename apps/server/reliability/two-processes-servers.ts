@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
 import { Context, Duration, Effect, Layer } from "effect"
+import { rawAt } from "../test/support/http.js"
 import { type ServerProcess, startServerProcess, stop, waitReady } from "../test/support/server-process.js"
 import { SharedDatabaseUrl } from "../test/support/shared-database.js"
 
@@ -53,25 +54,11 @@ export interface Answer {
 
 /** One HTTP request to a server process, as the holder of `token`. */
 export const call = (server: ServerProcess, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) =>
-  Effect.promise(async (): Promise<Answer> => {
-    const response = await fetch(`http://127.0.0.1:${server.port}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-        ...headers
-      },
-      body: body === undefined ? null : JSON.stringify(body)
-    })
-    const text = await response.text()
-    let json: unknown = undefined
-    try {
-      json = text.length > 0 ? JSON.parse(text) : undefined
-    } catch {
-      json = undefined
-    }
-    return { status: response.status, headers: response.headers, json }
-  })
+  rawAt(`http://127.0.0.1:${server.port}`, method, path, {
+    token,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headers
+  }).pipe(Effect.map(({ headers, json, status }): Answer => ({ status, headers, json })))
 
 /** Every request at once, the i-th to `server(i)`. */
 export const burst = <A>(count: number, request: (i: number) => Effect.Effect<A>) =>

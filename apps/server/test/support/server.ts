@@ -13,6 +13,7 @@ import { createHttpServer } from "../../src/http/node-server.js"
 import { HttpRoutes } from "../../src/http/routes.js"
 import { workersLayer } from "../../src/workers.js"
 import { TestAdaptersLive, TestMessagingLive } from "./adapters.js"
+import { type RawOptions, rawAt } from "./http.js"
 import { SharedDatabaseLive } from "./shared-database.js"
 import type { PageFetcher } from "@tks/adapters/page-fetch/port"
 import type { VideoCatalog } from "@tks/adapters/video/port"
@@ -107,33 +108,8 @@ export const clientFor = (token?: string) =>
     })
   })
 
-export interface RawResponse {
-  readonly status: number
-  readonly headers: Headers
-  readonly text: string
-  readonly json: any
-}
+export type { RawOptions, RawResponse } from "./http.js"
 
-/** A plain HTTP call, for status codes, headers and exact error bodies. */
-export const raw = (
-  method: string,
-  path: string,
-  options: { readonly token?: string | undefined; readonly body?: string | undefined; readonly headers?: Record<string, string> } = {}
-) =>
-  Effect.gen(function*() {
-    const url = yield* baseUrl
-    return yield* Effect.promise(async (): Promise<RawResponse> => {
-      const headers: Record<string, string> = { ...options.headers }
-      if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
-      if (options.body !== undefined) headers["content-type"] ??= "application/json"
-      const response = await fetch(`${url}${path}`, { method, headers, body: options.body ?? null })
-      const text = await response.text()
-      let json: unknown = undefined
-      try {
-        json = text.length > 0 ? JSON.parse(text) : undefined
-      } catch {
-        json = undefined
-      }
-      return { status: response.status, headers: response.headers, text, json }
-    })
-  })
+/** A plain HTTP call to this test's server, for status codes, headers and exact error bodies. */
+export const raw = (method: string, path: string, options: RawOptions = {}) =>
+  Effect.flatMap(baseUrl, (url) => rawAt(url, method, path, options))
