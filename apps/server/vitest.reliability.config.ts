@@ -14,7 +14,7 @@ export default defineProject({
     ...shared.test,
     name: "reliability",
     include: ["reliability/**/*.test.ts"],
-    testTimeout: 900_000,
+    testTimeout: 2_400_000,
     hookTimeout: 300_000
   }
 })

@@ -131,6 +131,7 @@ layer(TestServerWithoutWorkersLive.pipe(Layer.provide(Unlimited)), { excludeTest
         const report = [...findings.values()].map((finding) => `${finding.problem} (x${finding.count}), e.g.\n${finding.example}`)
         expect(report, `contract fuzz, seed ${SEED} (replay: RELIABILITY_SEED=${SEED}):\n${report.join("\n\n")}`).toEqual([])
       }),
-    900_000
+    // A time limit only against a hang: how long a run takes is measured (its summary line), not asserted.
+    budget(600_000, 2_400_000)
   )
 })
