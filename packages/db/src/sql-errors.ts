@@ -3,7 +3,7 @@ import { Predicate } from "effect"
 
 /**
  * What a database failure says, for the transports that turn it into an
- * answer (DESIGN pitfall 18): each transport maps these kinds in one place.
+ * answer: each transport maps these kinds in one place.
  * Only the database being away, or too slow, is a 503 the caller may retry:
  * mapping every SqlError to 503 turned a NUL byte in a query into a fake
  * outage, and a cancelled statement into "the database is unavailable".

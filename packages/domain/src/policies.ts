@@ -146,7 +146,7 @@ export const policies = {
     myLearningQueue: policy({ action: "read your learning queue", reach: "self" }),
     // SPEC 4.5 rule 1: the person themselves or an organization admin; a manager cannot.
     progress: policy({ action: "read a person's progress", reach: "admins-else-self", denied: { notFound: "No such person" } }),
-    // SPEC 4.5 rule 2: the person, an organization admin, or one of the person's managers at any depth of the reporting line.
+    // The person, an organization admin, or one of the person's managers at any depth of the reporting line.
     learningQueue: policy({
       action: "read a person's learning queue",
       reach: "admins-managers-else-self",

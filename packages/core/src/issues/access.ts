@@ -9,7 +9,7 @@ import { contentVisible, itemVisible, type Reader, spaceVisible, topicVisible } 
  *
  * - organization admins read every issue and every target;
  * - anyone else reads an issue only when they can read every one of its
- *   targets in the live graph or the library (DOMAIN "Visibility";
+ *   targets in the live graph or the library (the visibility rules of @tks/domain/visibility;
  *   categories are anyone's; a target gone from both hides the issue), so
  *   an issue without targets is anyone's. Being assigned an issue does not
  *   let its assignee past this: `assignedToMe` only narrows the listing.

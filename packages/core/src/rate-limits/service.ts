@@ -16,7 +16,7 @@ export interface RateLimitSubject {
  * exactly as many are granted as the limit allows. A refused call counts in
  * no window. The default per-token limit of every request is counted by
  * the same statement inside authentication (Authenticator), at no extra
- * round trip; `consume` is for the limits SPEC 8 names.
+ * round trip; `consume` is for the per-route limits (rules.ts).
  */
 export const makeRateLimiter = Effect.gen(function*() {
   const repo = yield* RateLimitRepo
