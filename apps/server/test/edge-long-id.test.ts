@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { OrgFixtureInput } from "@tks/core/org-import/schema"
-import { once } from "./support/callers.js"
+import { once } from "./support/once.js"
 import { importFixture, raw, TestServerLive } from "./support/server.js"
 
 /**

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import type { OrgFixtureInput } from "@tks/core/org-import/schema"
 import { jsonBodyRoutesOfApi } from "../src/http/media-type.js"
-import { once } from "./support/callers.js"
+import { once } from "./support/once.js"
 import { importFixture, raw, TestServerLive } from "./support/server.js"
 
 /**

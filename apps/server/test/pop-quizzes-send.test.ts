@@ -5,7 +5,7 @@ import { expectError } from "./support/responses.js"
 import { TestAdaptersLive } from "./support/adapters.js"
 import { elsewhere, quizco } from "@tks/core/testing/pop-quizzes"
 import { query, setUpCallers } from "./support/assigners.js"
-import { once } from "./support/callers.js"
+import { once } from "./support/once.js"
 import {
   notificationsOf,
   popQuizState,

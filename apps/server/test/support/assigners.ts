@@ -6,7 +6,7 @@ import type { ImportResult, OrgFixtureInput } from "@tks/core/org-import/schema"
 import { assigners, elsewhere } from "@tks/core/testing/assigners"
 import { Caller } from "@tks/domain/actor"
 import { AccessTokenId, OrganizationId, UserId } from "@tks/domain/ids"
-import { once } from "./callers.js"
+import { once } from "./once.js"
 import { expectError } from "./responses.js"
 import { importFixture, raw, type RawResponse } from "./server.js"
 

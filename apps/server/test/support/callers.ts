@@ -4,6 +4,7 @@ import type { ImportResult, OrgFixtureInput } from "@tks/core/org-import/schema"
 import { acme, acmeCallers, acmePeople, other } from "@tks/core/testing/organizations"
 import { Caller } from "@tks/domain/actor"
 import { AccessTokenId } from "@tks/domain/ids"
+import { once } from "./once.js"
 import { importFixture } from "./server.js"
 
 /**
@@ -70,14 +71,6 @@ const matrixOf = (organization: OrgFixtureInput, keys: Record<InOrganization, st
     const matrix: CallerMatrix = { result, other: second, tokens, userIds }
     return matrix
   })
-
-/** Runs `make` once per test file (each file has its own database) and shares its result among the file's tests. */
-export const once = <A, E, R>(make: Effect.Effect<A, E, R>) => {
-  let made: A | undefined
-  return Effect.suspend(() =>
-    made !== undefined ? Effect.succeed(made) : make.pipe(Effect.tap((value) => Effect.sync(() => (made = value))))
-  )
-}
 
 /** The caller matrix on acme and other, imported once per test file. The usual setup of an endpoint's tests. */
 export const acmeCallerMatrix = once(matrixOf(acme, acmeCallers))

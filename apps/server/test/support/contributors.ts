@@ -5,6 +5,7 @@ import type { ImportResult } from "@tks/core/org-import/schema"
 import { contributors, elsewhere } from "@tks/core/testing/contributors"
 import { Caller } from "@tks/domain/actor"
 import { AccessTokenId, OrganizationId, UserId } from "@tks/domain/ids"
+import { once } from "./once.js"
 import { importFixture, raw } from "./server.js"
 
 /**
@@ -53,12 +54,8 @@ const setUp = Effect.gen(function*() {
   return value
 })
 
-let made: Contributors | undefined
-
 /** The contributors organization, imported once per test file (each file has its own database). */
-export const contributorsOnce = Effect.suspend(() =>
-  made !== undefined ? Effect.succeed(made) : setUp.pipe(Effect.tap((value) => Effect.sync(() => (made = value))))
-)
+export const contributorsOnce = once(setUp)
 
 /** POST a JSON body as the holder of `token`. */
 export const post = (path: string, token: string | undefined, body: unknown) =>

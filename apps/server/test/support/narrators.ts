@@ -4,6 +4,7 @@ import type { ImportResult } from "@tks/core/org-import/schema"
 import { narrators, quiet } from "@tks/core/testing/narrators"
 import { Caller } from "@tks/domain/actor"
 import { AccessTokenId } from "@tks/domain/ids"
+import { once } from "./once.js"
 import { importFixture, raw } from "./server.js"
 
 /**
@@ -25,26 +26,22 @@ const known = (record: Readonly<Record<string, string>>, key: string) => {
   return value
 }
 
-let made: Narrators | undefined
-
 /** The narrators and quiet organizations, imported once per test file (each file has its own database). */
-export const narratorsOnce = Effect.suspend(() =>
-  made !== undefined
-    ? Effect.succeed(made)
-    : Effect.gen(function*() {
-      const result = yield* importFixture(narrators)
-      const other = yield* importFixture(quiet)
-      const authenticator = yield* Authenticator
-      yield* authenticator.revoke(Caller.system("test"), AccessTokenId.make(known(result.tokenIds, "revoked"))).pipe(Effect.orDie)
-      const token = (key: string) => (key === "quinn" ? known(other.tokens, key) : known(result.tokens, key))
-      made = {
-        result,
-        quiet: other,
-        token,
-        badTokens: { none: undefined, invalid: "tks_this-token-was-never-issued", expired: token("expired"), revoked: token("revoked") }
-      }
-      return made
-    })
+export const narratorsOnce = once(
+  Effect.gen(function*() {
+    const result = yield* importFixture(narrators)
+    const other = yield* importFixture(quiet)
+    const authenticator = yield* Authenticator
+    yield* authenticator.revoke(Caller.system("test"), AccessTokenId.make(known(result.tokenIds, "revoked"))).pipe(Effect.orDie)
+    const token = (key: string) => (key === "quinn" ? known(other.tokens, key) : known(result.tokens, key))
+    const made: Narrators = {
+      result,
+      quiet: other,
+      token,
+      badTokens: { none: undefined, invalid: "tks_this-token-was-never-issued", expired: token("expired"), revoked: token("revoked") }
+    }
+    return made
+  })
 )
 
 export const synthesize = (token: string | undefined, body: unknown) =>

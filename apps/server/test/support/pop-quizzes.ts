@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { elsewhere, quizco } from "@tks/core/testing/pop-quizzes"
 import { eventually } from "../../../../packages/core/test/support/jobs.js"
 import { post, query, setUpCallers } from "./assigners.js"
-import { once } from "./callers.js"
+import { once } from "./once.js"
 
 /** quizco and elsewhere (@tks/core/testing/pop-quizzes) with their callers, imported once per test file. */
 export const quizzersOnce = once(setUpCallers(quizco, elsewhere))

@@ -104,6 +104,10 @@ export const smtpFake = (options: SmtpFakeOptions = {}) =>
           })
         }
       })
+      // A client that dies mid-conversation (a server process killed on purpose)
+      // resets its connection; smtp-server reports that as an 'error' event,
+      // which would otherwise be thrown as an uncaught exception.
+      server.on("error", () => undefined)
       server.listen(0, "127.0.0.1", () => {
         const { port } = server.server.address() as AddressInfo
         resume(Effect.succeed({
