@@ -104,6 +104,9 @@ layer(TestLayer, { excludeTestServices: true })("a worker killed mid-job", (it) 
       const first = yield* startWorker("first", { WORKER_STAGE_DELAY_MS: "1500" })
       yield* waitFor(first, jobOf(killed), (job) => job.status === "RUNNING" && job.lease_owner === "first/0")
       const midJob = yield* waitFor(first, statusOf(killed), (content) => content.chapters > 0)
+      // The stage's log line follows its commit: the kill waits for it (stage 2 is 1.5 s away).
+      const loggedChapters = () => jobLogs(first).some((line) => line.contentId === killed && line.message === "stage chapters done")
+      yield* waitFor(first, Effect.sync(() => [loggedChapters()]), (logged) => logged)
       first.child.kill("SIGKILL")
       yield* first.exited
       expect(midJob).toMatchObject({ processing_status: "PROCESSING", indexing_status: "PENDING", evidence: 0 })

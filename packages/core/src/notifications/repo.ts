@@ -53,20 +53,32 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@tks
     /**
      * Records the attempt (numbered after the ones before it) and, when the
      * attempt ends the notification, its status: one statement, so the
-     * record and the status never disagree.
+     * record and the status never disagree. An ending attempt is recorded
+     * only by the statement that moves the row out of PENDING: the record of
+     * a send is retried when the database's answer is lost, and a retry of a
+     * statement that did commit must not record the send a second time.
      */
     const settle = (ref: NotificationRef, settlement: Settlement) => {
-      const attempt = sql`
-        INSERT INTO notification_attempts (org_id, notification_id, attempt, outcome, provider, error)
-        SELECT ${ref.orgId}, ${ref.id}, coalesce(max(attempt), 0) + 1, ${settlement.outcome}, ${settlement.provider}, ${settlement.error ?? null}
-        FROM notification_attempts WHERE org_id = ${ref.orgId} AND notification_id = ${ref.id}`
-      if (settlement.status === undefined) return attempt.pipe(Effect.asVoid)
+      const nextAttempt = sql`
+        SELECT coalesce(max(attempt), 0) + 1 FROM notification_attempts WHERE org_id = ${ref.orgId} AND notification_id = ${ref.id}`
+      if (settlement.status === undefined) {
+        return sql`
+          INSERT INTO notification_attempts (org_id, notification_id, attempt, outcome, provider, error)
+          VALUES (${ref.orgId}, ${ref.id}, (${nextAttempt}), ${settlement.outcome}, ${settlement.provider}, ${settlement.error ?? null})`.pipe(
+            Effect.asVoid
+          )
+      }
       return sql`
-        WITH attempt AS (${attempt} RETURNING attempt)
-        UPDATE notifications SET status = ${settlement.status},
-          sent_at = CASE WHEN ${settlement.status} = 'SENT' THEN now() END,
-          provider_message_id = ${settlement.providerMessageId ?? null}, error = ${settlement.error ?? null}, finished_at = now()
-        WHERE org_id = ${ref.orgId} AND id = ${ref.id} AND status = 'PENDING'`.pipe(Effect.asVoid)
+        WITH settled AS (
+          UPDATE notifications SET status = ${settlement.status},
+            sent_at = CASE WHEN ${settlement.status} = 'SENT' THEN now() END,
+            provider_message_id = ${settlement.providerMessageId ?? null}, error = ${settlement.error ?? null}, finished_at = now()
+          WHERE org_id = ${ref.orgId} AND id = ${ref.id} AND status = 'PENDING'
+          RETURNING org_id, id
+        )
+        INSERT INTO notification_attempts (org_id, notification_id, attempt, outcome, provider, error)
+        SELECT org_id, id, (${nextAttempt}), ${settlement.outcome}, ${settlement.provider}, ${settlement.error ?? null}
+        FROM settled`.pipe(Effect.asVoid)
     }
 
     /** Out of attempts (the job failed for good): FAILED with the last reason, unless already settled. */
