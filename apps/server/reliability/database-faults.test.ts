@@ -28,15 +28,18 @@ const FAULT_MS = budget(3_000, 8_000)
 const CALM_MS = budget(3_000, 6_000)
 const ROUNDS = budget(1, 3)
 const WRITERS = 6
-const ADMINS = 12
 /**
- * Three writes in four are assignments, each of a lesson to a person not yet
- * assigned it: the full run's longer load needs more pairs, or it would run
- * out of them and send only documents (thousands, whose queued processing
- * then outlasts the run).
+ * The full run paces its writers: its faults last longer and come more
+ * often, not its load. Unpaced for 2 minutes, a quarter of the writes
+ * would be thousands of documents, whose queued processing on the embedded
+ * database would outlast the run.
  */
-const LESSONS = budget(8, 24)
-const LEARNERS = budget(80, 200)
+const PACE_MS = budget(0, 400)
+/** Assigning allows each token 30 calls a minute: the load spreads over many admins' tokens. */
+const ADMINS = budget(12, 24)
+/** Three writes in four are assignments, each of a lesson to a person not yet assigned it. */
+const LESSONS = 8
+const LEARNERS = budget(80, 300)
 
 const TestLayer = FixtureImporter.Default.pipe(
   Layer.provideMerge(SharedDatabaseLive),
@@ -46,7 +49,6 @@ const TestLayer = FixtureImporter.Default.pipe(
 const fixture: OrgFixtureInput = {
   organization: { name: "Faults Org" },
   people: [
-    // Assigning allows each token 30 calls a minute: the load spreads over many admins' tokens.
     ...Array.from({ length: ADMINS }, (_, i) => ({ key: `admin${i}`, name: `Admin ${i}`, email: `admin${i}@faults.test`, role: "admin" as const, tokenScopes: ["training:assign", "content:write"] as const })),
     ...Array.from({ length: LEARNERS }, (_, i) => ({ key: `learner${i}`, name: `Learner ${i}`, email: `learner${i}@faults.test`, role: "viewer" as const }))
   ],
@@ -106,7 +108,8 @@ layer(TestLayer, { excludeTestServices: true, timeout: 300_000 })("database faul
           lessonIds: Object.values(imported.ids.lessons),
           userIds: Object.entries(imported.ids.people).filter(([key]) => key.startsWith("learner")).map(([, id]) => id),
           clientTimeoutMs: ASSIGNMENT_DEADLINE_MS + 10_000,
-          phase: () => phase
+          phase: () => phase,
+          paceMs: PACE_MS
         }, WRITERS, () => stopped)
 
         const recoveries: Array<Recovery> = []

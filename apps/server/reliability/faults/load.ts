@@ -29,6 +29,8 @@ export interface LoadPlan {
   /** How long a client waits for an answer before giving up on it (past any deadline the server keeps). */
   readonly clientTimeoutMs: number
   readonly phase: () => string
+  /** Each writer sends at most one write per this many ms (0: as fast as answers come). */
+  readonly paceMs: number
 }
 
 const markdown = (n: number) => `# Procedure ${n}\n\nCheck the valve before opening line ${n}.\n\n## Steps\n\n1. Close the inlet.\n2. Vent the line.\n`
@@ -40,6 +42,7 @@ export const runLoad = async (plan: LoadPlan, writers: number, stop: () => boole
   let next = 0
   const writer = async () => {
     while (!stop()) {
+      const paced = new Promise((resolve) => setTimeout(resolve, plan.paceMs))
       const n = next++
       const token = plan.tokens[n % plan.tokens.length]!
       const pair = n % 4 === 3 ? undefined : pairs.shift()
@@ -70,6 +73,7 @@ export const runLoad = async (plan: LoadPlan, writers: number, stop: () => boole
         await new Promise((resolve) => setTimeout(resolve, 250))
       }
       write.endedAt = Date.now()
+      await paced
     }
   }
   await Promise.all(Array.from({ length: writers }, writer))
