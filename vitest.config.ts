@@ -10,12 +10,13 @@ import { defineConfig } from "vitest/config"
  * `isolate: false` (read from this root config only, not from the projects):
  * a worker process runs its test files one after another in one module
  * graph, so Effect, the platform packages, the contract and PGlite's
- * WebAssembly load once per worker instead of once per file. Loading them was
- * most of the suite's time (on 2 cores the whole suite took 27 min isolated
- * and 12 not). What it asks of tests: a file leaves nothing in a module that
- * the next file could pick up. Every file gets its own database and server
- * from its layer, and a fixture a file's tests share is memoized per
- * database (apps/server/test/support/once.ts), never in a module variable.
+ * WebAssembly load once per worker instead of once per file. Loading them
+ * was most of the suite's time: on a quiet 2-core machine the whole suite
+ * took 16 min isolated and 9 to 11 not. What it asks of tests: a file leaves
+ * nothing in a module that the next file could pick up. Every file gets its
+ * own database and server from its layer, and a fixture a file's tests share
+ * is memoized per database (apps/server/test/support/once.ts), never in a
+ * module variable.
  */
 export default defineConfig({
   test: {
