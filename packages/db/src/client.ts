@@ -8,6 +8,7 @@ import { DatabaseConfig, type PoolSettings } from "./config.js"
 import { startEmbedded } from "./embedded.js"
 import type { EmbeddedDatabaseError } from "./embedded-error.js"
 import { type DatabaseUnreachableError, retryFirstConnection } from "./first-connection.js"
+import { preparingClient, trimOnRelease } from "./prepared-statements.js"
 import { watchdogSocket } from "./socket-watchdog.js"
 
 // Past the statement timeout the server has answered (its own cancellation
@@ -89,9 +90,11 @@ const makePool = (url: Redacted.Redacted, settings: PoolSettings) =>
     if (typeof Reflect.get(pg.Client.prototype, "_getActiveQuery") !== "function") {
       return yield* Effect.die(new Error("pg changed: Client has no _getActiveQuery to tell a connection's lost query"))
     }
+    const prepared = settings.preparedStatements ?? 0
     const pool = yield* Effect.acquireRelease(
       Effect.sync(() => {
         const pool = new pg.Pool({
+          ...(prepared > 0 ? { Client: preparingClient(prepared) } : {}),
           connectionString: Redacted.value(url),
           application_name: "tks",
           max: settings.poolMax,
@@ -103,6 +106,7 @@ const makePool = (url: Redacted.Redacted, settings: PoolSettings) =>
         // A client that fails while idle is dropped by the pool; the next query reports it.
         pool.on("error", () => {})
         pool.on("release", retireAbandoned)
+        if (prepared > 0) pool.on("release", trimOnRelease)
         return pool
       }),
       (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
@@ -165,6 +169,8 @@ export const DatabaseLive: Layer.Layer<
     })
     // A URL that does not parse fails here, at once, not after the retries.
     yield* sessionUrl(url, config.statementTimeout)
-    return clientContext(yield* retryFirstConnection(url, config.startTimeout, makePgClient(url, config)))
+    // PGlite is one session behind all its sockets: names prepared on one would collide on another.
+    const settings = Option.isSome(config.url) ? config : { ...config, preparedStatements: 0 }
+    return clientContext(yield* retryFirstConnection(url, config.startTimeout, makePgClient(url, settings)))
   })
 ).pipe(Layer.provide(Reactivity.layer))

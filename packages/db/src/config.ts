@@ -9,7 +9,8 @@ export const DatabaseEnv = {
   idleTimeout: "DB_IDLE_TIMEOUT_MS",
   connectionTTL: "DB_CONNECTION_TTL_MS",
   statementTimeout: "DB_STATEMENT_TIMEOUT_MS",
-  startTimeout: "DB_START_TIMEOUT_MS"
+  startTimeout: "DB_START_TIMEOUT_MS",
+  preparedStatements: "DB_PREPARED_STATEMENTS"
 } as const
 
 /** How to reach the database and how the connection pool behaves. */
@@ -20,6 +21,11 @@ export interface PoolSettings {
   /** Every connection is replaced after this long, healthy or not (the backstop of pitfall 14). */
   readonly connectionTTL: Duration.Duration
   readonly statementTimeout: Duration.Duration
+  /**
+   * Statements each connection keeps prepared (prepared-statements.ts);
+   * absent or 0: none. Never on the embedded database.
+   */
+  readonly preparedStatements?: number
 }
 
 export interface DatabaseConfig extends PoolSettings {
@@ -31,9 +37,18 @@ export interface DatabaseConfig extends PoolSettings {
   readonly startTimeout: Duration.Duration
 }
 
+/** Enough for every hot statement of the service; each costs the server a few kB per connection. */
+export const DEFAULT_PREPARED_STATEMENTS = 200
+
 const positiveInteger = (name: string, fallback: number) =>
   Config.integer(name).pipe(
     Config.validate({ message: `${name} must be a positive integer`, validation: (n) => n > 0 }),
+    Config.withDefault(fallback)
+  )
+
+const nonNegativeInteger = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.validate({ message: `${name} must be 0 or a positive integer`, validation: (n) => n >= 0 }),
     Config.withDefault(fallback)
   )
 
@@ -50,5 +65,6 @@ export const DatabaseConfig: Config.Config<DatabaseConfig> = Config.all({
   idleTimeout: millis(DatabaseEnv.idleTimeout, 30_000),
   connectionTTL: millis(DatabaseEnv.connectionTTL, 300_000),
   statementTimeout: millis(DatabaseEnv.statementTimeout, 15_000),
-  startTimeout: millis(DatabaseEnv.startTimeout, 30_000)
+  startTimeout: millis(DatabaseEnv.startTimeout, 30_000),
+  preparedStatements: nonNegativeInteger(DatabaseEnv.preparedStatements, DEFAULT_PREPARED_STATEMENTS)
 })

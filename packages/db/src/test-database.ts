@@ -6,7 +6,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import type { PgClient } from "@effect/sql-pg"
 import { Config, type ConfigError, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import { clientContext, embeddedConnectionLimit, makePgClient } from "./client.js"
-import type { PoolSettings } from "./config.js"
+import { DEFAULT_PREPARED_STATEMENTS, type PoolSettings } from "./config.js"
 import { IN_MEMORY, servePGlite } from "./embedded.js"
 import type { EmbeddedDatabaseError } from "./embedded-error.js"
 import { type Migrations, runMigrations } from "./migrate.js"
@@ -177,7 +177,16 @@ export const testDatabaseLayer = (
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, ProvisionError | MigrationError> =>
   Layer.scopedContext(
     Effect.gen(function*() {
-      const settings: PoolSettings = { ...TEST_POOL, ...options.pool }
+      const onServer = Option.isSome(Option.filter(
+        yield* Config.option(Config.string(TEST_DATABASE_ENV)),
+        (url) => url.trim() !== ""
+      ))
+      // As production runs: statements prepared on a PostgreSQL server, never on PGlite.
+      const settings: PoolSettings = {
+        ...TEST_POOL,
+        preparedStatements: onServer ? DEFAULT_PREPARED_STATEMENTS : 0,
+        ...options.pool
+      }
       const connections = embeddedConnectionLimit(settings.poolMax)
       const url = yield* (options.migrations === undefined
         ? provisionMigratedTestDatabase(connections)
