@@ -1,6 +1,6 @@
 import { FileSystem, HttpIncomingMessage, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Cause, Config, Context, Effect, Option, Predicate } from "effect"
+import { Cause, Config, Effect, Option, Predicate } from "effect"
 import { errorResponse } from "./error-response.js"
 
 /**
@@ -42,25 +42,32 @@ const isMaxBytesExceeded = (error: unknown): boolean =>
   Predicate.isTagged(error, "RequestError") && Predicate.hasProperty(error, "cause") &&
   error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
 
-export const limitBody = (limit: number) => {
+export interface BodyLimit {
+  /** 413 for a declared Content-Length over the limit; undefined otherwise. */
+  readonly refuse: (request: HttpServerRequest.HttpServerRequest) => HttpServerResponse.HttpServerResponse | undefined
+  /** The app, reading at most the limit of the request's body (untouched when there is no body). */
+  readonly guard: <A, E, R>(request: HttpServerRequest.HttpServerRequest, app: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** 413 when the failure is a streamed body that passed the limit; undefined otherwise. */
+  readonly answerFor: (cause: Cause.Cause<unknown>) => HttpServerResponse.HttpServerResponse | undefined
+}
+
+export const bodyLimit = (limit: number): BodyLimit => {
   const maxBodySize = Option.some(FileSystem.Size(limit))
-  return <E, R>(
-    app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
-    Effect.withFiberRuntime((fiber) => {
-      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+  const refusal = tooLarge(limit)
+  return {
+    refuse: (request) => {
+      const declared = request.headers["content-length"]
+      return declared !== undefined && Number(declared) > limit ? refusal : undefined
+    },
+    guard: (request, app) => {
       const headers = request.headers
       const declared = headers["content-length"]
       const streamed = declared === undefined && headers["transfer-encoding"] !== undefined
       // No body: nothing to limit (most requests; this keeps them cheap).
       if (!streamed && (declared === undefined || declared === "0")) return app
-      if (declared !== undefined && Number(declared) > limit) return Effect.succeed(tooLarge(limit))
       if (streamed) keepSocketWhenStreamCloses(request)
-      return app.pipe(
-        Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
-        Effect.catchAllCause((cause) =>
-          isMaxBytesExceeded(Cause.squash(cause)) ? Effect.succeed(tooLarge(limit)) : Effect.failCause(cause)
-        )
-      )
-    })
+      return Effect.provideService(app, HttpIncomingMessage.MaxBodySize, maxBodySize)
+    },
+    answerFor: (cause) => isMaxBytesExceeded(Cause.squash(cause)) ? refusal : undefined
+  }
 }

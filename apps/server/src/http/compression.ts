@@ -1,7 +1,7 @@
 import { promisify } from "node:util"
 import * as zlib from "node:zlib"
-import { HttpBody, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Context, Effect } from "effect"
+import { HttpBody, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
 import { varyWith } from "./vary.js"
 
 /**
@@ -78,7 +78,11 @@ const compressCached = (encoding: Encoding, body: Uint8Array, html: boolean): Pr
   return result
 }
 
-const compress = (response: HttpServerResponse.HttpServerResponse, encoding: Encoding | undefined) => {
+/** The response compressed for `encoding` when it is worth it (the caller accepts it, the body is JSON or HTML of 1 KB or more). */
+export const compress = (
+  response: HttpServerResponse.HttpServerResponse,
+  encoding: Encoding | undefined
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const body = response.body
   if (body._tag !== "Uint8Array" || response.headers["content-encoding"] !== undefined) return Effect.succeed(response)
   if (body.body.length < MIN_BYTES || !COMPRESSIBLE.test(body.contentType)) return Effect.succeed(response)
@@ -93,14 +97,3 @@ const compress = (response: HttpServerResponse.HttpServerResponse, encoding: Enc
   const html = body.contentType.startsWith("text/html")
   return Effect.map(Effect.promise(() => compressCached(encoding, body.body, html)), finish)
 }
-
-/** Compresses the response the inner app produced, when the caller accepts it and it is worth it. */
-export const withCompression = <E, R>(
-  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
-  Effect.withFiberRuntime((fiber) => {
-    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-    if (request.method === "HEAD") return app
-    const encoding = chooseEncoding(request.headers["accept-encoding"])
-    return Effect.flatMap(app, (response) => compress(response, encoding))
-  })

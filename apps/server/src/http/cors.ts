@@ -1,5 +1,5 @@
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Config, ConfigError, Context, Effect, Either } from "effect"
+import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Config, ConfigError, Either } from "effect"
 import { varyWith } from "./vary.js"
 
 /**
@@ -44,48 +44,56 @@ export interface CorsOptions {
   readonly allowedMethods: (path: string) => ReadonlyArray<string> | undefined
 }
 
+export interface CorsPolicy {
+  /** The 204 answer to a preflight from an allowed origin for a known path; undefined for any other request. */
+  readonly preflight: (request: HttpServerRequest.HttpServerRequest, path: string) => HttpServerResponse.HttpServerResponse | undefined
+  /** The response with the CORS headers for the request's origin (or only `Vary: Origin`). */
+  readonly apply: (
+    request: HttpServerRequest.HttpServerRequest,
+    response: HttpServerResponse.HttpServerResponse
+  ) => HttpServerResponse.HttpServerResponse
+}
+
 /**
  * Adds the CORS headers for an allowed Origin, and answers its preflight
  * (OPTIONS with Access-Control-Request-Method) with 204 for a known path.
  * A preflight from another origin falls through: it gets the plain OPTIONS
  * answer, without CORS headers, and the browser refuses the call.
+ * Undefined when no origin is allowed: then nothing is done at all.
  */
-export const withCors = (options: CorsOptions) => {
+export const corsPolicy = (options: CorsOptions): CorsPolicy | undefined => {
+  if (options.origins.length === 0) return undefined
   const anyOrigin = options.origins.includes("*")
   const allowed = new Set(options.origins)
-  return <E, R>(
-    app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
-    if (options.origins.length === 0) return app
-    return Effect.withFiberRuntime((fiber) => {
-      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-      const headers = request.headers
-      const origin = headers.origin
-      if (origin === undefined || !(anyOrigin || allowed.has(origin))) {
-        return Effect.map(app, (response) => HttpServerResponse.setHeader(response, "vary", varyWith(response, "Origin")))
-      }
-      const allowOrigin = anyOrigin ? "*" : origin
-      if (request.method === "OPTIONS" && headers["access-control-request-method"] !== undefined) {
-        const methods = options.allowedMethods(request.url.split("?")[0]!)
-        if (methods !== undefined) {
-          return Effect.succeed(HttpServerResponse.empty({
-            status: 204,
-            headers: {
-              "access-control-allow-origin": allowOrigin,
-              "access-control-allow-methods": methods.join(", "),
-              "access-control-allow-headers": ALLOW_HEADERS,
-              "access-control-max-age": MAX_AGE,
-              vary: "Origin, Access-Control-Request-Method, Access-Control-Request-Headers"
-            }
-          }))
-        }
-      }
-      return Effect.map(app, (response) =>
-        HttpServerResponse.setHeaders(response, {
+  const allowedOrigin = (request: HttpServerRequest.HttpServerRequest) => {
+    const origin = request.headers.origin
+    return origin === undefined || !(anyOrigin || allowed.has(origin)) ? undefined : anyOrigin ? "*" : origin
+  }
+  return {
+    preflight: (request, path) => {
+      if (request.method !== "OPTIONS" || request.headers["access-control-request-method"] === undefined) return undefined
+      const allowOrigin = allowedOrigin(request)
+      const methods = allowOrigin === undefined ? undefined : options.allowedMethods(path)
+      if (allowOrigin === undefined || methods === undefined) return undefined
+      return HttpServerResponse.empty({
+        status: 204,
+        headers: {
           "access-control-allow-origin": allowOrigin,
-          "access-control-expose-headers": EXPOSE_HEADERS,
-          vary: varyWith(response, "Origin")
-        }))
-    })
+          "access-control-allow-methods": methods.join(", "),
+          "access-control-allow-headers": ALLOW_HEADERS,
+          "access-control-max-age": MAX_AGE,
+          vary: "Origin, Access-Control-Request-Method, Access-Control-Request-Headers"
+        }
+      })
+    },
+    apply: (request, response) => {
+      const allowOrigin = allowedOrigin(request)
+      if (allowOrigin === undefined) return HttpServerResponse.setHeader(response, "vary", varyWith(response, "Origin"))
+      return HttpServerResponse.setHeaders(response, {
+        "access-control-allow-origin": allowOrigin,
+        "access-control-expose-headers": EXPOSE_HEADERS,
+        vary: varyWith(response, "Origin")
+      })
+    }
   }
 }

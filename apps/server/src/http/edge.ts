@@ -1,16 +1,17 @@
-import { HttpLayerRouter, type HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { Config, Duration, Effect, type Scope } from "effect"
+import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import { Cause, Config, Context, Duration, Effect, FiberId, Predicate, Runtime, type Scope } from "effect"
 import { NarrationSettings } from "@tks/core/narration/settings"
-import { BodyLimitConfig, limitBody } from "./body-limit.js"
-import { withCompression } from "./compression.js"
-import { RequestTimeoutConfig, withDeadline } from "./deadline.js"
-import { CorsOriginsConfig, withCors } from "./cors.js"
-import { withErrorBodies } from "./error-bodies.js"
-import { requireJsonBodies } from "./media-type.js"
-import { allowedMethodsTable, answerWrongMethod, type RouteSpec } from "./method-not-allowed.js"
-import { withRequestId } from "./request-id.js"
-import { refuseInvalidText } from "./request-text.js"
-import { HttpsConfig, withSecurityHeaders } from "./security-headers.js"
+import { bodyLimit, BodyLimitConfig } from "./body-limit.js"
+import { chooseEncoding, compress } from "./compression.js"
+import { CorsOriginsConfig, corsPolicy } from "./cors.js"
+import { deadlineTable, deadlineWatch, RequestTimeoutConfig, tooSlowAnswer } from "./deadline.js"
+import { causeToResponse, finishErrorAnswer } from "./error-bodies.js"
+import { jsonBodyRefusal } from "./media-type.js"
+import { allowedMethodsTable, type RouteSpec, wrongMethodAnswer } from "./method-not-allowed.js"
+import { annotateRequest, REQUEST_ID_HEADER, requestIdFor, withRequestId } from "./request-id.js"
+import { invalidTextAnswer } from "./request-text.js"
+import { HttpsConfig, securityHeadersFor } from "./security-headers.js"
 
 /** The environment the edge reads: CORS_ORIGINS, BODY_LIMIT_BYTES, PUBLIC_URL, REQUEST_TIMEOUT_MS, NARRATION_SPEECH_TIMEOUT_MS. */
 export const EdgeConfig = Config.all({
@@ -43,43 +44,135 @@ export interface EdgeOptions {
   readonly jsonBodyRoutes?: ReadonlyArray<RouteSpec>
 }
 
+// Who interrupts a request abandoned at its deadline (the logs' "interrupted by").
+const DEADLINE_FIBER = FiberId.make(-1, 0)
+
+type Response = HttpServerResponse.HttpServerResponse
+type Request = HttpServerRequest.HttpServerRequest
+
 /**
- * What every HTTP request passes through, as one global middleware so the
- * order is explicit (outermost first):
+ * What every HTTP request passes through, in one pass (one fiber, no timer
+ * of its own), so the order is explicit. Before routing, the first of these
+ * that applies answers:
  *
- * 1. compression: of the final body, error bodies included;
- * 2. request id: header, log annotations, `requestId` in error bodies;
- * 3. security headers, on every answer;
- * 4. CORS: preflight answered here; headers on every answer, errors included;
- * 5. error bodies: every failure and every bodiless error becomes JSON;
- * 6. path and query text check (400), 7. body size limit (413), 8. a JSON
- *    route's body of another media type (415), 9. wrong method on a known
- *    path (405), 10. the request deadline (503; narration's is
- *    its speech timeout plus 5 s, assigning a lesson's 30 s) -- then the router.
+ * 1. a CORS preflight from an allowed origin for a known path (204);
+ * 2. path and query text that is not sound (400);
+ * 3. a declared body over the size limit (413);
+ * 4. a JSON route's body of another media type (415).
+ *
+ * Otherwise the router runs, reading at most the body limit (413 past it),
+ * under the request deadline (503; narration's is its speech timeout plus
+ * 5 s, assigning a lesson's 30 s); a wrong method on a known path is 405
+ * with Allow, any other failure its JSON error answer. Then every answer,
+ * early ones included, gets: the JSON error body made whole (error bodies),
+ * the CORS headers, the security headers, the request id (header, error
+ * body, log annotations) and, last, compression of the final body.
  */
 export const EdgeLive = (options: EdgeOptions) =>
   HttpLayerRouter.middleware(
-    Effect.map(EdgeConfig, (config) => {
+    Effect.gen(function*() {
+      const config = yield* EdgeConfig
+      // The deadline's warning is logged from the watch's timer, outside any request fiber.
+      const runtime = yield* Effect.runtime<never>()
       const allowedMethods = allowedMethodsTable(options.routes)
-      const cors = withCors({ origins: config.corsOrigins, allowedMethods })
-      const securityHeaders = withSecurityHeaders({ https: config.https, docsPaths: options.docsPaths })
-      const bodyLimit = limitBody(config.bodyLimit)
-      const wrongMethod = answerWrongMethod(allowedMethods)
-      const jsonOnly = requireJsonBodies(options.jsonBodyRoutes ?? [])
-      const deadline = withDeadline(config.requestTimeout, [
+      const cors = corsPolicy({ origins: config.corsOrigins, allowedMethods })
+      const securityHeaders = securityHeadersFor({ https: config.https, docsPaths: options.docsPaths })
+      const limit = bodyLimit(config.bodyLimit)
+      const refuseMediaType = jsonBodyRefusal(options.jsonBodyRoutes ?? [])
+      const wrongMethod = wrongMethodAnswer(allowedMethods)
+      const timeoutOf = deadlineTable(config.requestTimeout, [
         { path: NARRATION_PATH, timeout: Duration.max(config.requestTimeout, Duration.sum(config.narration.speechTimeout, Duration.seconds(5))) },
         { path: ASSIGNMENTS_PATH, timeout: Duration.max(config.requestTimeout, ASSIGNMENTS_DEADLINE) }
       ])
-      return (
-        app: Effect.Effect<HttpServerResponse.HttpServerResponse, HttpLayerRouter.unhandled>
-      ): Effect.Effect<
-        HttpServerResponse.HttpServerResponse,
-        HttpLayerRouter.unhandled,
-        HttpServerRequest.HttpServerRequest | Scope.Scope
-      > =>
-        withCompression(
-          withRequestId(securityHeaders(cors(withErrorBodies(refuseInvalidText(bodyLimit(jsonOnly(wrongMethod(deadline(app)))))))))
+      const deadlines = deadlineWatch()
+
+      // Security headers and the request id: every answer, the CORS preflight's too.
+      const stamp = (path: string, requestId: string, response: Response) =>
+        withRequestId(HttpServerResponse.setHeaders(response, securityHeaders(path)), requestId)
+      // Everything but compression, synchronous, so the deadline's answer can be made outside the fiber.
+      const finish = (request: Request, path: string, requestId: string, response: Response) => {
+        const whole = finishErrorAnswer(request, response)
+        return stamp(path, requestId, cors === undefined ? whole : cors.apply(request, whole))
+      }
+
+      const answerLate = (request: Request, path: string, requestId: string, timeout: Duration.Duration) => {
+        const nodeResponse = NodeHttpServerRequest.toServerResponse(request)
+        if (!nodeResponse.headersSent && !nodeResponse.writableEnded) {
+          writeNow(nodeResponse, request.method, finish(request, path, requestId, tooSlowAnswer(timeout)))
+        }
+        Runtime.runFork(runtime)(
+          Effect.logWarning("request deadline passed").pipe(
+            Effect.annotateLogs({ method: request.method, path, deadline: Duration.format(timeout), requestId })
+          )
         )
+      }
+
+      return (
+        app: Effect.Effect<Response, HttpLayerRouter.unhandled>
+      ): Effect.Effect<Response, HttpLayerRouter.unhandled, Request | Scope.Scope> =>
+        Effect.withFiberRuntime((fiber) => {
+          const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+          const url = request.url
+          const mark = url.indexOf("?")
+          const path = mark === -1 ? url : url.slice(0, mark)
+          const requestId = requestIdFor(request.headers[REQUEST_ID_HEADER])
+          const encoding = request.method === "HEAD" ? undefined : chooseEncoding(request.headers["accept-encoding"])
+          const annotate = annotateRequest(fiber, requestId)
+
+          const preflight = cors?.preflight(request, path)
+          if (preflight !== undefined) return Effect.zipRight(annotate, compress(stamp(path, requestId, preflight), encoding))
+          const early = invalidTextAnswer(url) ?? limit.refuse(request) ?? refuseMediaType(request, path)
+          if (early !== undefined) {
+            return Effect.zipRight(annotate, compress(finish(request, path, requestId, early), encoding))
+          }
+
+          const timeout = timeoutOf(path)
+          let late = false
+          const watched = deadlines.watch(timeout, () => {
+            late = true
+            answerLate(request, path, requestId, timeout)
+            // In the background: a transaction under the handler rolls back,
+            // while the answer did not wait for it (its query may sit on a
+            // dead connection). A write whose COMMIT was already on the way
+            // may still have happened, as with any timeout.
+            fiber.unsafeInterruptAsFork(DEADLINE_FIBER)
+          })
+          const handled = limit.guard(request, app).pipe(
+            Effect.catchAllCause((cause): Effect.Effect<Response> => {
+              // Already answered; this is what the access log records.
+              if (late) return Effect.succeed(tooSlowAnswer(timeout))
+              const tooLarge = limit.answerFor(cause)
+              if (tooLarge !== undefined) return Effect.succeed(tooLarge)
+              const failure = Cause.failureOption(cause)
+              if (failure._tag === "Some" && Predicate.isTagged(failure.value, "RouteNotFound")) {
+                const answer = wrongMethod(request, path)
+                if (answer !== undefined) return Effect.succeed(answer)
+              }
+              return causeToResponse(request, cause)
+            }),
+            // Compression is not the route's time: the docs page's first
+            // brotli takes seconds, once.
+            Effect.ensuring(Effect.sync(() => deadlines.release(watched))),
+            // An answer that came after the deadline's is not the one the caller got.
+            Effect.flatMap((response) =>
+              compress(finish(request, path, requestId, late ? tooSlowAnswer(timeout) : response), encoding)
+            )
+          )
+          return Effect.zipRight(annotate, handled)
+        })
     }),
     { global: true }
   )
+
+/** Writes an answer straight to Node, as the platform would (no cookies, no streams: an error answer). */
+const writeNow = (nodeResponse: ReturnType<typeof NodeHttpServerRequest.toServerResponse>, method: string, response: Response) => {
+  const body = response.body
+  const headers: Record<string, string> = { ...response.headers }
+  if (body._tag === "Uint8Array") {
+    headers["content-type"] ??= body.contentType
+    headers["content-length"] = String(body.body.length)
+  }
+  nodeResponse.writeHead(response.status, headers)
+  if (method === "HEAD" || body._tag !== "Uint8Array") nodeResponse.end()
+  else nodeResponse.end(body.body)
+}

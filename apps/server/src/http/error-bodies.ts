@@ -1,5 +1,5 @@
-import { HttpServerRequest, HttpServerRespondable, HttpServerResponse } from "@effect/platform"
-import { Cause, Context, Effect, Predicate } from "effect"
+import { type HttpServerRequest, HttpServerRespondable, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Predicate } from "effect"
 import { bearerChallenge } from "@tks/domain/bearer"
 import { decodeErrorMessage, type DecodeIssue, summarizeDecodeIssues } from "./decode-errors.js"
 import { abbreviate, errorResponse, genericErrorBody, RETRY_AFTER_SECONDS } from "./error-response.js"
@@ -29,7 +29,11 @@ const reshapeDecodeError = (response: HttpServerResponse.HttpServerResponse) => 
 const isEmpty = (response: HttpServerResponse.HttpServerResponse) =>
   response.body._tag === "Empty" || (response.body._tag === "Uint8Array" && response.body.body.length === 0)
 
-const finish = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) => {
+/** An error answer made whole: a JSON body, `Retry-After` on a 503, a Bearer challenge on a 401. */
+export const finishErrorAnswer = (
+  request: HttpServerRequest.HttpServerRequest,
+  response: HttpServerResponse.HttpServerResponse
+): HttpServerResponse.HttpServerResponse => {
   if (response.status < 400) return response
   let answer = response.status === 400 ? reshapeDecodeError(response) : response
   // 499: the caller is gone; nobody reads a body.
@@ -50,7 +54,11 @@ const finish = (request: HttpServerRequest.HttpServerRequest, response: HttpServ
   return answer
 }
 
-const causeToResponse = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) =>
+/** The answer to a failure or a defect of the routed app. */
+export const causeToResponse = (
+  request: HttpServerRequest.HttpServerRequest,
+  cause: Cause.Cause<unknown>
+): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
   Effect.gen(function*() {
     if (Cause.isInterruptedOnly(cause)) return HttpServerResponse.empty({ status: 499 })
     // A body that does not parse reaches us as a defect, not a failure: look at both.
@@ -66,16 +74,4 @@ const causeToResponse = (request: HttpServerRequest.HttpServerRequest, cause: Ca
     if (HttpServerRespondable.isRespondable(error)) return yield* HttpServerRespondable.toResponse(error)
     yield* Effect.logError("unhandled failure", cause)
     return errorResponse(500, genericErrorBody(500))
-  })
-
-/** Wraps the routed app: every failure becomes an answer, every error answer a JSON body. */
-export const withErrorBodies = <E, R>(
-  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> =>
-  Effect.withFiberRuntime((fiber) => {
-    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-    return app.pipe(
-      Effect.catchAllCause((cause) => causeToResponse(request, cause)),
-      Effect.map((response) => finish(request, response))
-    )
   })

@@ -1,6 +1,6 @@
 import type { HttpApi, HttpApiGroup } from "@effect/platform"
-import { HttpMethod, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { Context, Effect, Option } from "effect"
+import { HttpMethod, type HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { Option } from "effect"
 import { allowedMethodsTable, type RouteSpec, routesOfApi } from "./method-not-allowed.js"
 import { abbreviate, errorResponse } from "./error-response.js"
 
@@ -36,23 +36,17 @@ export const isJsonMediaType = (contentType: string): boolean => {
  * Content-Type is read as JSON, as the framework does. Other routes (reads,
  * /mcp, /rpc) are not checked here.
  */
-export const requireJsonBodies = (routes: ReadonlyArray<RouteSpec>) => {
+export const jsonBodyRefusal = (routes: ReadonlyArray<RouteSpec>) => {
   const methodsOf = allowedMethodsTable(routes)
-  return <E, R>(
-    app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
-    Effect.withFiberRuntime((fiber) => {
-      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-      const contentType = request.headers["content-type"]
-      if (contentType === undefined || !HttpMethod.hasBody(request.method as HttpMethod.HttpMethod)) return app
-      if (!(methodsOf(request.url.split("?")[0]!)?.includes(request.method) ?? false)) return app
-      if (isJsonMediaType(contentType)) return app
-      return Effect.succeed(
-        errorResponse(415, {
-          _tag: "UnsupportedMediaType",
-          code: "UNSUPPORTED_MEDIA_TYPE",
-          message: `The body must be JSON (Content-Type: application/json), not ${abbreviate(contentType)}`
-        })
-      )
+  return (request: HttpServerRequest.HttpServerRequest, path: string): HttpServerResponse.HttpServerResponse | undefined => {
+    const contentType = request.headers["content-type"]
+    if (contentType === undefined || !HttpMethod.hasBody(request.method as HttpMethod.HttpMethod)) return undefined
+    if (!(methodsOf(path)?.includes(request.method) ?? false)) return undefined
+    if (isJsonMediaType(contentType)) return undefined
+    return errorResponse(415, {
+      _tag: "UnsupportedMediaType",
+      code: "UNSUPPORTED_MEDIA_TYPE",
+      message: `The body must be JSON (Content-Type: application/json), not ${abbreviate(contentType)}`
     })
+  }
 }

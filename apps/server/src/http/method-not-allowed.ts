@@ -1,5 +1,5 @@
-import { HttpApi, type HttpApiGroup, type HttpMethod, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Context, Effect, type Option, Predicate } from "effect"
+import { HttpApi, type HttpApiGroup, type HttpMethod, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { Option } from "effect"
 import { abbreviate, errorResponse } from "./error-response.js"
 
 /**
@@ -63,30 +63,23 @@ export const allowedMethodsTable = (routes: ReadonlyArray<RouteSpec>): AllowedMe
   }
 }
 
-/** Turns the router's RouteNotFound for a known path and a method it lacks into 405 (or 204 for OPTIONS), with Allow. */
-export const answerWrongMethod = (allowedMethods: AllowedMethods) =>
-<E, R>(
-  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
-  Effect.catchIf(
-    app,
-    (error): error is E => Predicate.isTagged(error, "RouteNotFound"),
-    (error) =>
-      Effect.withFiberRuntime((fiber) => {
-        const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-        const path = request.url.split("?")[0]!
-        const methods = allowedMethods(path)
-        if (methods === undefined) return Effect.fail(error)
-        // The path's pattern has this method, so the router refused the path
-        // itself (a parameter longer than it matches, 100 characters): that
-        // path names nothing, 404 like any id that names nothing.
-        if (request.method !== "OPTIONS" && methods.includes(request.method)) return Effect.fail(error)
-        const allow = methods.join(", ")
-        if (request.method === "OPTIONS") return Effect.succeed(HttpServerResponse.empty({ status: 204, headers: { allow } }))
-        return Effect.succeed(errorResponse(405, {
-          _tag: "MethodNotAllowed",
-          code: "METHOD_NOT_ALLOWED",
-          message: `${request.method} is not allowed on ${abbreviate(path)}; allowed: ${allow}`
-        }, { allow }))
-      })
-  )
+/**
+ * The answer to the router's RouteNotFound for a known path and a method it
+ * lacks: 405 (or 204 for OPTIONS), with Allow. Undefined when the path is
+ * unknown, or when the path's pattern has this method (then the router
+ * refused the path itself, a parameter longer than it matches, 100
+ * characters: that path names nothing, 404 like any id that names nothing).
+ */
+export const wrongMethodAnswer = (allowedMethods: AllowedMethods) =>
+(request: HttpServerRequest.HttpServerRequest, path: string): HttpServerResponse.HttpServerResponse | undefined => {
+  const methods = allowedMethods(path)
+  if (methods === undefined) return undefined
+  if (request.method !== "OPTIONS" && methods.includes(request.method)) return undefined
+  const allow = methods.join(", ")
+  if (request.method === "OPTIONS") return HttpServerResponse.empty({ status: 204, headers: { allow } })
+  return errorResponse(405, {
+    _tag: "MethodNotAllowed",
+    code: "METHOD_NOT_ALLOWED",
+    message: `${request.method} is not allowed on ${abbreviate(path)}; allowed: ${allow}`
+  }, { allow })
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto"
-import { HttpBody, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Context, Effect, FiberRef, HashMap, Option, Tracer } from "effect"
+import { HttpBody, HttpServerResponse } from "@effect/platform"
+import { Context, type Effect, type Fiber, FiberRef, HashMap, Option, Tracer } from "effect"
 
 /**
  * X-Request-Id: the caller's, when it is a sane value (1 to 200 visible
@@ -39,28 +39,26 @@ export const withRequestIdInBody = (
 }
 
 /**
- * Runs the request with its id. The log annotations are set on the
- * request's fiber itself rather than around this middleware: the server runs
- * each request in a fiber of its own, and its "Sent HTTP response" line,
- * written after this middleware returns, must carry them too. (Scoped
- * annotations would do the same at three times the cost.)
+ * The request's log annotations: its id (and the trace and span ids when
+ * tracing is on). They are set on the request's fiber itself rather than
+ * around the edge: the server runs each request in a fiber of its own, and
+ * its "Sent HTTP response" line, written after the edge returns, must carry
+ * them too. (Scoped annotations would do the same at three times the cost.)
  */
-export const withRequestId = <E, R>(
-  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
-  Effect.withFiberRuntime((fiber) => {
-    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-    const requestId = requestIdFor(request.headers[REQUEST_ID_HEADER])
-    let annotations = HashMap.set(fiber.getFiberRef(FiberRef.currentLogAnnotations), "requestId", requestId)
-    const span = fiber.getFiberRef(FiberRef.currentTracerEnabled)
-      ? Option.getOrUndefined(Context.getOption(fiber.currentContext, Tracer.ParentSpan))
-      : undefined
-    if (span !== undefined) {
-      annotations = HashMap.set(HashMap.set(annotations, "traceId", span.traceId), "spanId", span.spanId)
-    }
-    return Effect.zipRight(
-      FiberRef.set(FiberRef.currentLogAnnotations, annotations),
-      Effect.map(app, (response) =>
-        HttpServerResponse.setHeader(withRequestIdInBody(response, requestId), REQUEST_ID_HEADER, requestId))
-    )
-  })
+export const annotateRequest = (fiber: Fiber.RuntimeFiber<unknown, unknown>, requestId: string): Effect.Effect<void> => {
+  let annotations = HashMap.set(fiber.getFiberRef(FiberRef.currentLogAnnotations), "requestId", requestId)
+  const span = fiber.getFiberRef(FiberRef.currentTracerEnabled)
+    ? Option.getOrUndefined(Context.getOption(fiber.currentContext, Tracer.ParentSpan))
+    : undefined
+  if (span !== undefined) {
+    annotations = HashMap.set(HashMap.set(annotations, "traceId", span.traceId), "spanId", span.spanId)
+  }
+  return FiberRef.set(FiberRef.currentLogAnnotations, annotations)
+}
+
+/** The final touch of every answer: the id as a header, and in a JSON error body. */
+export const withRequestId = (
+  response: HttpServerResponse.HttpServerResponse,
+  requestId: string
+): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.setHeader(withRequestIdInBody(response, requestId), REQUEST_ID_HEADER, requestId)

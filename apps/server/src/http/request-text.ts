@@ -1,5 +1,4 @@
-import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { Context, Effect } from "effect"
+import type { HttpServerResponse } from "@effect/platform"
 import { abbreviate, errorResponse } from "./error-response.js"
 
 /**
@@ -54,20 +53,14 @@ export const requestTextIssue = (url: string): TextIssue | undefined => {
   return undefined
 }
 
-/** Answers 400 VALIDATION_ERROR before routing when the path or query is not sound text. */
-export const refuseInvalidText = <E, R>(
-  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
-  Effect.withFiberRuntime((fiber) => {
-    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-    const issue = requestTextIssue(request.url)
-    if (issue === undefined) return app
-    return Effect.succeed(
-      errorResponse(400, {
-        _tag: "BadRequest",
-        code: "VALIDATION_ERROR",
-        message: `${issue.path}: ${issue.message}`,
-        issues: [issue]
-      })
-    )
+/** 400 VALIDATION_ERROR, before routing, when the path or query is not sound text; undefined when it is. */
+export const invalidTextAnswer = (url: string): HttpServerResponse.HttpServerResponse | undefined => {
+  const issue = requestTextIssue(url)
+  if (issue === undefined) return undefined
+  return errorResponse(400, {
+    _tag: "BadRequest",
+    code: "VALIDATION_ERROR",
+    message: `${issue.path}: ${issue.message}`,
+    issues: [issue]
   })
+}

@@ -1,5 +1,4 @@
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Config, Context, Effect, Option } from "effect"
+import { Config, Option } from "effect"
 
 /**
  * Headers every response carries. API responses are JSON for programs: no
@@ -53,18 +52,4 @@ export const securityHeadersFor = (options: SecurityHeaderOptions) => {
   const docs: Record<string, string> = { ...COMMON_SECURITY_HEADERS, ...hsts, "content-security-policy": DOCS_POLICY }
   const docsPaths = new Set(options.docsPaths)
   return (path: string) => docsPaths.has(path) ? docs : api
-}
-
-/** Sets the security headers on whatever the inner app answered. */
-export const withSecurityHeaders = (options: SecurityHeaderOptions) => {
-  const headersFor = securityHeadersFor(options)
-  return <E, R>(
-    app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
-    Effect.withFiberRuntime((fiber) => {
-      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-      const mark = request.url.indexOf("?")
-      const headers = headersFor(mark === -1 ? request.url : request.url.slice(0, mark))
-      return Effect.map(app, (response) => HttpServerResponse.setHeaders(response, headers))
-    })
 }
