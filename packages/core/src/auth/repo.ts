@@ -49,10 +49,17 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
             AND (t.expires_at IS NULL OR t.expires_at > now())
             AND u.status = 'ACTIVE'`
 
+    /**
+     * Also records the token's use, in the same statement: last_used_at is
+     * kept to the minute, so a busy token is not a write per request.
+     */
     const findLiveToken = (tokenHash: string, perToken: RateLimitRule) =>
       sql<TokenOwnerRow & CountedColumns>`
         WITH token AS (${liveToken(tokenHash)}), counted AS (
           ${rateLimits.countIn(sql`SELECT org_id, token_id AS subject FROM token`, perToken.name, perToken.windows, 1)}
+        ), touched AS (
+          UPDATE access_tokens a SET last_used_at = now()
+          FROM token WHERE token.last_used_stale AND a.org_id = token.org_id AND a.id = token.token_id
         )
         SELECT token.*, counted.hits, counted.refused, counted.now_ms FROM token CROSS JOIN counted`.pipe(
         Effect.map((rows) => rows[0])
@@ -61,10 +68,6 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
     /** The token's owner as they are now, counting nothing: for a request already counted. */
     const findLiveTokenUncounted = (tokenHash: string) =>
       liveToken(tokenHash).pipe(Effect.map((rows) => rows[0]))
-
-    /** last_used_at is kept to the minute, so a busy token is not a write per request. */
-    const touch = (orgId: OrganizationId, tokenId: AccessTokenId) =>
-      sql`UPDATE access_tokens SET last_used_at = now() WHERE org_id = ${orgId} AND id = ${tokenId}`.pipe(Effect.asVoid)
 
     const insert = (row: {
       readonly orgId: OrganizationId
@@ -97,7 +100,7 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
         SELECT u.org_role, u.status, ${teamsOf("u.org_id", "u.id")} AS teams
         FROM users u WHERE u.org_id = ${orgId} AND u.id = ${userId}`.pipe(Effect.map((rows) => rows[0]))
 
-    return { findLiveToken, findLiveTokenUncounted, touch, insert, revoke, findPerson } as const
+    return { findLiveToken, findLiveTokenUncounted, insert, revoke, findPerson } as const
   }),
   dependencies: [RateLimitRepo.Default]
 }) {}

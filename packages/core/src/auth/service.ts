@@ -47,7 +47,6 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
       if (token.length === 0 || token.length > 200) return yield* rejected
       const row = yield* repo.findLiveToken(hashToken(token), perToken)
       if (row === undefined) return yield* rejected
-      if (row.last_used_stale) yield* repo.touch(row.org_id, row.token_id)
       const rateLimit = yield* decided(perToken, 1, countedOf(row))
       return { actor: actorOf(row), rateLimit } as const
     })
