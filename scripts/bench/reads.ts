@@ -33,6 +33,49 @@ export interface ReadsResult {
   readonly report: ReadonlyArray<string>
 }
 
+const callersOf = ({ admin, viewer }: ReadsContext) => [["admin", admin] as const, ...(viewer === undefined ? [] : [["viewer", viewer] as const])]
+
+/** Runs `measure` when `path` is served; records why not otherwise, and any failure. */
+const servedBy = (ctx: ReadsContext, unmeasured: Array<Unmeasured>) => (label: string, path: string, token: string, measure: () => Promise<void>) =>
+  Effect.promise(async () => {
+    let reason: string | null = null
+    try {
+      reason = (await probe(ctx.base, path, token))?.reason ?? null
+      if (reason === null) await measure()
+    } catch (error) {
+      reason = `failed: ${error instanceof Error ? error.message : String(error)}`
+    }
+    if (reason !== null) unmeasured.push({ label, reason })
+    ctx.progress(`${label}: ${reason ?? "measured"}`)
+  })
+
+/**
+ * The search samples (a selective word, a common word and a typo, as an
+ * admin and as a viewer), then the database time of the SQL each ran.
+ */
+export const searchReads = (ctx: ReadsContext) =>
+  Effect.gen(function*() {
+    const sampled: Array<Sampled> = []
+    const unmeasured: Array<Unmeasured> = []
+    const report: Array<string> = []
+    const ifServed = servedBy(ctx, unmeasured)
+    const queries = [["selective", SELECTIVE_WORD], ["common", COMMON_WORD], ["typo", TYPO_QUERY]] as const
+    const searched: Array<readonly [string, ReadonlyArray<Statement>]> = []
+    for (const [kind, word] of queries) {
+      const path = `/v1/search?query=${encodeURIComponent(word)}&limit=10`
+      for (const [who, token] of callersOf(ctx)) {
+        const label = `search ${kind} "${word}" (${who})`
+        yield* ifServed(label, path, token, async () => {
+          const [row, statements] = await sample(ctx.base, label, token, ctx.samples, () => path)
+          sampled.push(row)
+          searched.push([label, statements])
+        })
+      }
+    }
+    for (const [label, statements] of searched) report.push(...yield* explainSearch(ctx, label, statements))
+    return { walks: [], sampled, unmeasured, report } satisfies ReadsResult
+  })
+
 /**
  * The library and knowledge reads of issue 6 over real HTTP: the content
  * list (walks and a title filter), search (a selective word, a common word
@@ -42,26 +85,14 @@ export interface ReadsResult {
  */
 export const libraryReads = (ctx: ReadsContext) =>
   Effect.gen(function*() {
-    const { base, admin, viewer } = ctx
+    const { base, admin } = ctx
     const walks: Array<Row> = []
     const sampled: Array<Sampled> = []
     const unmeasured: Array<Unmeasured> = []
     const report: Array<string> = []
-    const callers = [["admin", admin] as const, ...(viewer === undefined ? [] : [["viewer", viewer] as const])]
+    const callers = callersOf(ctx)
 
-    /** Runs `measure` when `path` is served; records why not otherwise, and any failure. */
-    const ifServed = (label: string, path: string, token: string, measure: () => Promise<void>) =>
-      Effect.promise(async () => {
-        let reason: string | null = null
-        try {
-          reason = (await probe(base, path, token))?.reason ?? null
-          if (reason === null) await measure()
-        } catch (error) {
-          reason = `failed: ${error instanceof Error ? error.message : String(error)}`
-        }
-        if (reason !== null) unmeasured.push({ label, reason })
-        ctx.progress(`${label}: ${reason ?? "measured"}`)
-      })
+    const ifServed = servedBy(ctx, unmeasured)
 
     // Content list: walks, a type filter, a title filter.
     for (const [who, token] of callers) {
@@ -81,21 +112,10 @@ export const libraryReads = (ctx: ReadsContext) =>
       })
     }
 
-    // Search, then the plans of the SQL it ran.
-    const queries = [["selective", SELECTIVE_WORD], ["common", COMMON_WORD], ["typo", TYPO_QUERY]] as const
-    const searched: Array<readonly [string, ReadonlyArray<Statement>]> = []
-    for (const [kind, word] of queries) {
-      const path = `/v1/search?query=${encodeURIComponent(word)}&limit=10`
-      for (const [who, token] of callers) {
-        const label = `search ${kind} "${word}" (${who})`
-        yield* ifServed(label, path, token, async () => {
-          const [row, statements] = await sample(base, label, token, ctx.samples, () => path)
-          sampled.push(row)
-          searched.push([label, statements])
-        })
-      }
-    }
-    for (const [label, statements] of searched) report.push(...yield* explainSearch(ctx, label, statements))
+    const searches = yield* searchReads(ctx)
+    sampled.push(...searches.sampled)
+    unmeasured.push(...searches.unmeasured)
+    report.push(...searches.report)
 
     // Topic detail over random topics.
     const pickTopic = random(11)

@@ -1,6 +1,6 @@
 /**
  * `pnpm bench [--database-url URL] [--walks N] [--no-analyze] [--explain] [--people N] [--roles N]
- *   [--topics N] [--content N] [--samples N] [--only narration|assigning|learning-queue|tools]`
+ *   [--topics N] [--content N] [--samples N] [--only narration|assigning|learning-queue|tools|search]`
  *
  * 1. Generates a 20,000-person / 500-role organization with a knowledge graph
  *    of 5,000 topics and a library of 20,000 content records with chapters
@@ -40,6 +40,8 @@
  *    over /mcp next to their HTTP twins, alternating, against the 1.3x budget.
  *
  * `--only tools` imports the same organization and runs step 8 alone;
+ * `--only search` imports the same organization and runs the search samples
+ * of step 4 alone (with their plans; --explain prints them whole);
  * `--only narration` imports a 200-person organization and runs step 5 alone;
  * `--only assigning` imports the 20,000 people (--people N) with a small
  * graph and library and runs step 6 alone; `--only learning-queue` imports
@@ -61,7 +63,7 @@ import { explainPageHundred, MEMBER_PAGES } from "./members-plan.js"
 import { assigningBench } from "./assigning.js"
 import { narrationBench } from "./narration.js"
 import { toolsBench } from "./tools.js"
-import { libraryReads } from "./reads.js"
+import { libraryReads, type ReadsResult, searchReads } from "./reads.js"
 import { sampledCells, sampledHeader, WARM_UP } from "./samples.js"
 import { median, ms, type Page, type Row, summarize, table, walk } from "./walk.js"
 
@@ -86,8 +88,9 @@ const narrationOnly = flags.only === "narration"
 const assigningOnly = flags.only === "assigning"
 const queueOnly = flags.only === "learning-queue"
 const toolsOnly = flags.only === "tools"
-if (flags.only !== undefined && !narrationOnly && !assigningOnly && !queueOnly && !toolsOnly) {
-  throw new Error(`--only takes "narration", "assigning", "learning-queue" or "tools", not ${JSON.stringify(flags.only)}`)
+const searchOnly = flags.only === "search"
+if (flags.only !== undefined && !narrationOnly && !assigningOnly && !queueOnly && !toolsOnly && !searchOnly) {
+  throw new Error(`--only takes "narration", "assigning", "learning-queue", "tools" or "search", not ${JSON.stringify(flags.only)}`)
 }
 /** Only a people-sized organization matters to step 6: a small graph and library keep its import short. */
 const small = narrationOnly || assigningOnly
@@ -189,6 +192,20 @@ const program = Effect.gen(function*() {
     yield* sql.unsafe("ANALYZE")
     return yield* tools()
   }
+  const readsContext = {
+    base,
+    sql,
+    admin: token,
+    viewer: result.tokens[VIEWER_KEY],
+    topicIds: Object.values(result.ids["topics"] ?? {}),
+    samples,
+    explainText: flags.explain,
+    progress
+  }
+  if (searchOnly) {
+    yield* sql.unsafe("ANALYZE")
+    return yield* printReads(yield* searchReads(readsContext))
+  }
 
   // 2a. First pages right after the import, before any ANALYZE.
   if (analyze) {
@@ -285,35 +302,7 @@ const program = Effect.gen(function*() {
   for (const line of planReport) console.log(line)
 
   // 4. Library and knowledge reads.
-  const viewer = result.tokens[VIEWER_KEY]
-  const reads = yield* libraryReads({
-    base,
-    sql,
-    admin: token,
-    viewer,
-    topicIds: Object.values(result.ids["topics"] ?? {}),
-    samples,
-    explainText: flags.explain,
-    progress
-  })
-  console.log(`\nlibrary and knowledge reads over HTTP in ms, as an organization admin and as a viewer (${VIEWER_KEY}, team-only content of one team):`)
-  if (reads.walks.length > 0) {
-    console.log(`content walks: a warm-up walk, then one timed walk of up to ${reads.walks[0]!.pages} pages (limit=50)\n`)
-    console.log(table(
-      ["listing", "pages", "page 1", "last page", "median/page"],
-      reads.walks.map((r) => [r.listing, String(r.pages), ms(r.first), ms(r.last), ms(r.perPage)])
-    ))
-  }
-  if (reads.sampled.length > 0) {
-    console.log(
-      `\nsampled requests: ${WARM_UP} warm-up requests, then ${samples} timed (fewer when a row passes 30 s);` +
-        ` "rows" is the median answer size; "SQL" is the time a request spent in sql.execute spans (token check included)\n`
-    )
-    console.log(table(sampledHeader, reads.sampled.map(sampledCells)))
-  }
-  for (const missing of reads.unmeasured) console.log(`${missing.label}: ${missing.reason}`)
-  if (reads.report.length > 0) console.log(`\nsearch: the SQL the server ran for the last sample of each search, run again under EXPLAIN (ANALYZE):`)
-  for (const line of reads.report) console.log(line)
+  yield* printReads(yield* libraryReads(readsContext))
 
   // 8. The tools next to their HTTP twins, on the same organization.
   yield* tools()
@@ -327,6 +316,29 @@ const program = Effect.gen(function*() {
   // 6. Assigning: last, since it leaves the workers busy preparing quizzes and delivering messages.
   yield* assigning()
 })
+
+/** Step 4's tables and search plans. */
+const printReads = (reads: ReadsResult) =>
+  Effect.sync(() => {
+    console.log(`\nlibrary and knowledge reads over HTTP in ms, as an organization admin and as a viewer (${VIEWER_KEY}, team-only content of one team):`)
+    if (reads.walks.length > 0) {
+      console.log(`content walks: a warm-up walk, then one timed walk of up to ${reads.walks[0]!.pages} pages (limit=50)\n`)
+      console.log(table(
+        ["listing", "pages", "page 1", "last page", "median/page"],
+        reads.walks.map((r) => [r.listing, String(r.pages), ms(r.first), ms(r.last), ms(r.perPage)])
+      ))
+    }
+    if (reads.sampled.length > 0) {
+      console.log(
+        `\nsampled requests: ${WARM_UP} warm-up requests, then ${samples} timed (fewer when a row passes 30 s);` +
+          ` "rows" is the median answer size; "SQL" is the time a request spent in sql.execute spans (token check included)\n`
+      )
+      console.log(table(sampledHeader, reads.sampled.map(sampledCells)))
+    }
+    for (const missing of reads.unmeasured) console.log(`${missing.label}: ${missing.reason}`)
+    if (reads.report.length > 0) console.log(`\nsearch: the SQL the server ran for the last sample of each search, run again under EXPLAIN (ANALYZE):`)
+    for (const line of reads.report) console.log(line)
+  })
 
 /** Step 7: imports the learning-queue organization, ANALYZEs, and measures its queue reads. */
 const learningQueue = () =>
