@@ -65,6 +65,7 @@ export const compare = async (argv: ReadonlyArray<string>) => {
     }
   })
   const started = performance.now()
+  const startedAt = new Date().toISOString()
   const progress = (message: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${message}\n`)
   const settings = {
     rounds: Math.max(1, Number(flags.rounds) || 3),
@@ -108,7 +109,7 @@ export const compare = async (argv: ReadonlyArray<string>) => {
   const directory = join(repositoryRoot, "bench-results")
   mkdirSync(directory, { recursive: true })
   const file = join(directory, `compare-${new Date().toISOString().replace(/[:.]/g, "-")}.json`)
-  writeFileSync(file, `${JSON.stringify({ startedAt: new Date(Date.now() - (performance.now() - started)).toISOString(), machine: { node: process.version, cpus: cpus.length, model: cpus[0]?.model.trim() }, loadAverage: { start: loadAtStart, end: loadAtEnd }, database: result.serverVersion, settings: { ...settings, size, build }, endpoints: rows, mcp: result.mcp === null ? null : { ...result.mcp, mcpSummary: summarize(result.mcp.mcp), httpSummary: summarize(result.mcp.http) }, notes: result.notes }, null, 2)}\n`)
+  writeFileSync(file, `${JSON.stringify({ startedAt, machine: { node: process.version, cpus: cpus.length, model: cpus[0]?.model.trim() }, loadAverage: { start: loadAtStart, end: loadAtEnd }, database: result.serverVersion, settings: { ...settings, size, build }, endpoints: rows, mcp: result.mcp === null ? null : { ...result.mcp, mcpSummary: summarize(result.mcp.mcp), httpSummary: summarize(result.mcp.http) }, notes: result.notes }, null, 2)}\n`)
   console.log(`\nnumbers as JSON: ${file}\ncompare done in ${((performance.now() - started) / 1000).toFixed(0)} s; its database was dropped`)
 }
 
@@ -147,7 +148,7 @@ const sideBySide = async (databaseUrl: string, imported: Imported, settings: Set
       })
       results.push(await alternate(ours, reference, endpoint, spec, settings, progress))
     }
-    const mcp = only === undefined || "mcp".includes(only) ? await mcpAgainstTwin(ours, imported, settings, progress) : null
+    const mcp = only === undefined || only === "mcp" ? await mcpAgainstTwin(ours, imported, settings, progress) : null
     const accessLog = readFileSync(join(logs, "server-stdout.log"), "utf8").split("\n").filter((line) => line.includes("http.status")).length
     notes.push(`our server's access log: ${accessLog.toLocaleString("en-US")} lines (JSON, stdout into a file)`)
     const referenceLine = readFileSync(join(logs, "reference-stdout.log"), "utf8").split("\n")[0] ?? ""

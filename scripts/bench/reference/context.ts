@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import type { FastifyReply, FastifyRequest } from "fastify"
+import type { FastifyRequest } from "fastify"
 import type { Actor } from "@tks/domain/actor"
 import { parseBearer } from "@tks/domain/bearer"
 import { authorize, isAccess, type Access, type Policy } from "@tks/domain/policy"
@@ -110,5 +110,3 @@ export const positionOf = (ctx: Context, listing: string, cursor: string | undef
 
 export const isStringPair = (key: unknown): boolean =>
   Array.isArray(key) && key.length === 2 && typeof key[0] === "string" && typeof key[1] === "string"
-
-export const send = (reply: FastifyReply, body: unknown) => reply.send(body)
