@@ -72,6 +72,13 @@ module.exports = {
       to: { dependencyTypes: ["local"], path: ["^packages/", "^apps/", "^scripts/"], pathNot: ["^$1", testSupport] }
     },
     {
+      name: "product-imports-no-bench-reference",
+      severity: "error",
+      comment: "The bench's reference server (fastify + pg) measures the product from outside; nothing in packages/ or apps/ may use it.",
+      from: { path: "^(packages|apps)/" },
+      to: { path: "^scripts/bench/reference/" }
+    },
+    {
       name: "src-imports-no-test-code",
       severity: "error",
       comment: "Shipped code never depends on test code (test harnesses may be shared between tests only).",

@@ -23,7 +23,8 @@ export default defineConfig({
     projects: [
       "packages/*/vitest.config.ts",
       "apps/*/vitest.config.ts",
-      "apps/server/vitest.reliability.config.ts"
+      "apps/server/vitest.reliability.config.ts",
+      "scripts/vitest.config.ts"
     ],
     isolate: false,
     maxWorkers: Number(process.env.TEST_WORKERS ?? Math.max(2, availableParallelism()))

@@ -1,4 +1,4 @@
-import { Effect, FiberRef, Option, Tracer } from "effect"
+import { Effect, FiberRef, Layer, Option, Tracer } from "effect"
 import { globalValue } from "effect/GlobalValue"
 
 /**
@@ -92,3 +92,14 @@ const recordParameters: Transformer = (self, _sql, _refs, span) => {
 /** Installs the parameter capture on `effect` and every fiber it starts (the server's included). */
 export const withParameterCapture = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.locally(effect, currentTransformer, Option.some(recordParameters))
+
+/**
+ * The capture as a layer, for a server built as a test layer (a test's
+ * `layer(...)`): the capturing tracer and the parameter capture for every
+ * layer built after it and every fiber they start.
+ */
+export const CaptureLive: Layer.Layer<never> = Layer.unwrapEffect(
+  Effect.tracerWith((base) =>
+    Effect.succeed(Layer.merge(Layer.setTracer(capturingTracer(base)), Layer.locallyScoped(currentTransformer, Option.some(recordParameters))))
+  )
+)

@@ -3,8 +3,10 @@ import { performance } from "node:perf_hooks"
 import { Effect } from "effect"
 import type { ImportResult } from "@tks/core/org-import/schema"
 import { capturing, type Statement } from "./capture.js"
-import { type ExplainJson, type SqlClient } from "./database.js"
-import { ADMIN, GRAND_MANAGER, LEARNER, MANAGER, SECOND_ADMIN } from "./learning-queue-fixture.js"
+import { FixtureImporter } from "@tks/core/org-import/importer"
+import { baseUrl } from "../../apps/server/test/support/server.js"
+import { type ExplainJson, Sql, type SqlClient } from "./database.js"
+import { ADMIN, GRAND_MANAGER, LEARNER, learningQueueFixture, MANAGER, SECOND_ADMIN } from "./learning-queue-fixture.js"
 import type { PlanNode } from "./plan.js"
 import { sample, WARM_UP } from "./samples.js"
 import { median, ms, table } from "./walk.js"
@@ -147,3 +149,18 @@ const largeScans = (node: PlanNode): Array<string> => {
     : []
   return [...own, ...(node.Plans ?? []).flatMap(largeScans)]
 }
+
+/** Step 7 of the bench: imports the learning-queue organization, ANALYZEs, and measures its queue reads. */
+export const learningQueueStep = (options: { readonly explainText: boolean; readonly progress: (message: string) => void }) =>
+  Effect.gen(function*() {
+    const sql = yield* Sql
+    const importer = yield* FixtureImporter
+    const started = performance.now()
+    const result = yield* importer.importOrganization(JSON.parse(JSON.stringify(learningQueueFixture())))
+    const duties = (yield* sql.unsafe<{ n: string }>("SELECT count(*)::text AS n FROM duties WHERE org_id = $1", [result.organizationId]))[0]?.n
+    console.log(`\nlearning-queue organization imported in ${((performance.now() - started) / 1000).toFixed(2)} s (${duties} duties, ${Object.keys(result.ids.topics).length} topics, ${Object.keys(result.ids.lessons).length} lessons)`)
+    yield* sql.unsafe("ANALYZE")
+    options.progress("learning-queue organization imported")
+    const lines = yield* learningQueueBench({ base: yield* baseUrl, sql, result, explainText: options.explainText, progress: options.progress })
+    for (const line of lines) console.log(line)
+  })

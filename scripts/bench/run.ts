@@ -39,6 +39,8 @@
  * 8. The tools (tools.ts): `tools/call` of search_service and list_role_duties
  *    over /mcp next to their HTTP twins, alternating, against the 1.3x budget.
  *
+ * `--compare` runs the side-by-side bench against the reference server instead (compare.ts).
+ *
  * `--only tools` imports the same organization and runs step 8 alone;
  * `--only search` imports the same organization and runs the search samples
  * of step 4 alone (with their plans; --explain prints them whole);
@@ -47,7 +49,6 @@
  * graph and library and runs step 6 alone; `--only learning-queue` imports
  * only the learning-queue organization and runs step 7 alone.
  */
-import { readFileSync } from "node:fs"
 import os from "node:os"
 import { performance } from "node:perf_hooks"
 import { parseArgs } from "node:util"
@@ -55,10 +56,9 @@ import { ConfigProvider, Effect } from "effect"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import { baseUrl, TestServerLive } from "../../apps/server/test/support/server.js"
 import { captureInto, capturingTracer, type Statement, withParameterCapture } from "./capture.js"
-import { Sql } from "./database.js"
+import { pgliteVersion, Sql } from "./database.js"
 import { largeFixture, VIEWER_KEY } from "./import-fixture.js"
-import { learningQueueBench } from "./learning-queue.js"
-import { learningQueueFixture } from "./learning-queue-fixture.js"
+import { learningQueueStep } from "./learning-queue.js"
 import { explainPageHundred, MEMBER_PAGES } from "./members-plan.js"
 import { assigningBench } from "./assigning.js"
 import { narrationBench } from "./narration.js"
@@ -66,6 +66,11 @@ import { toolsBench } from "./tools.js"
 import { libraryReads, type ReadsResult, searchReads } from "./reads.js"
 import { sampledCells, sampledHeader, WARM_UP } from "./samples.js"
 import { median, ms, type Page, type Row, summarize, table, walk } from "./walk.js"
+
+if (process.argv.includes("--compare")) {
+  await (await import("./compare.js")).compare(process.argv.slice(2))
+  process.exit()
+}
 
 const { values: flags } = parseArgs({
   // `pnpm bench -- --flag` passes the `--` along.
@@ -113,11 +118,6 @@ const benchStart = performance.now()
 /** Progress on stderr, with the time since the start. */
 const progress = (message: string) =>
   process.stderr.write(`[${((performance.now() - benchStart) / 1000).toFixed(1)} s] ${message}\n`)
-
-const pgliteVersion = () => {
-  const manifest = JSON.parse(readFileSync(new URL("../../packages/db/package.json", import.meta.url), "utf8"))
-  return String(manifest.dependencies?.["@electric-sql/pglite"] ?? "?")
-}
 
 // ---------------------------------------------------------------------------
 
@@ -340,20 +340,8 @@ const printReads = (reads: ReadsResult) =>
     for (const line of reads.report) console.log(line)
   })
 
-/** Step 7: imports the learning-queue organization, ANALYZEs, and measures its queue reads. */
-const learningQueue = () =>
-  Effect.gen(function*() {
-    const sql = yield* Sql
-    const importer = yield* FixtureImporter
-    const started = performance.now()
-    const result = yield* importer.importOrganization(JSON.parse(JSON.stringify(learningQueueFixture())))
-    const duties = (yield* sql.unsafe<{ n: string }>("SELECT count(*)::text AS n FROM duties WHERE org_id = $1", [result.organizationId]))[0]?.n
-    console.log(`\nlearning-queue organization imported in ${((performance.now() - started) / 1000).toFixed(2)} s (${duties} duties, ${Object.keys(result.ids.topics).length} topics, ${Object.keys(result.ids.lessons).length} lessons)`)
-    yield* sql.unsafe("ANALYZE")
-    progress("learning-queue organization imported")
-    const lines = yield* learningQueueBench({ base: yield* baseUrl, sql, result, explainText: flags.explain, progress })
-    for (const line of lines) console.log(line)
-  })
+/** Step 7 (learning-queue.ts). */
+const learningQueue = () => learningQueueStep({ explainText: flags.explain, progress })
 
 // TestDatabaseLive reads TEST_DATABASE_URL: the bench's server, or none (the
 // embedded database) whatever the environment says. The walks send thousands

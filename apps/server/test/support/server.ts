@@ -68,6 +68,18 @@ export const testServerWith = <E, E2 = never>(
 /** The test server on a database that processes the test starts can reach too (its URL is SharedDatabaseUrl). */
 export const TestServerOnSharedDatabaseLive = composeTestServer(TestAdaptersLive, TestMessagingLive, SharedDatabaseLive, TestWorkersLive)
 
+/**
+ * The test server on a shared database, without job workers: a test can run
+ * another server (the bench's reference) on the same rows and know that only
+ * the requests change them.
+ */
+export const TestServerOnSharedDatabaseWithoutWorkersLive = composeTestServer(
+  TestAdaptersLive,
+  TestMessagingLive,
+  SharedDatabaseLive,
+  Layer.empty
+)
+
 /** The test server with the test doubles of the outside world (support/adapters.ts). */
 export const TestServerLive = testServerWith(TestAdaptersLive)
 

@@ -1,0 +1,126 @@
+import type { FastifyInstance } from "fastify"
+import { assembleQueue, type QueueFactRow } from "@tks/core/learning-queue/assemble"
+import type { TopicGraphSnapshot, TopicNode } from "@tks/core/learning-queue/topic-graph"
+import {
+  ASSIGNED,
+  ASSIGNED_WORK,
+  compareRankKeys,
+  expectedMastery,
+  PERSONAL_DUTY,
+  type QueueCandidate,
+  type QueueRankKey,
+  rankQueue
+} from "@tks/domain/learning-queue"
+import { policies } from "@tks/domain/policies"
+import { authenticate, type Context, HttpError, limitOf, pageOf, positionOf, queryOf, readerOf } from "./context.js"
+import { consume } from "./statements/auth.js"
+import { personQueueRows, topicGraph } from "./statements/learning-queue.js"
+
+type GraphRow = readonly [string, string, string, boolean, ReadonlyArray<string>, ReadonlyArray<readonly [string, string, string, boolean, string]>]
+
+/** topic-graph.ts snapshotOf, plainly. */
+const snapshotOf = (version: string, rows: ReadonlyArray<GraphRow>): TopicGraphSnapshot => {
+  const topics = new Map<string, TopicNode>()
+  const lessonTopics = new Map<string, Array<string>>()
+  for (const [id, spaceId, name, live, lessonIds, prerequisites] of rows) {
+    topics.set(id, {
+      id,
+      name,
+      spaceId,
+      live,
+      lessonIds,
+      prerequisites: prerequisites.map(([pid, pname, pspace, plive, plower]) => ({ id: pid, name: pname, spaceId: pspace, live: plive, nameLower: plower }))
+    })
+    for (const lessonId of lessonIds) {
+      const covered = lessonTopics.get(lessonId)
+      if (covered === undefined) lessonTopics.set(lessonId, [id])
+      else covered.push(id)
+    }
+  }
+  return { version, topics, lessonTopics }
+}
+
+interface Candidate extends QueueCandidate {
+  readonly row: QueueFactRow
+}
+
+const candidateOf = (row: QueueFactRow): Candidate => ({
+  row,
+  id: row.id,
+  name: row.name,
+  facts: {
+    mastery: row.mastery,
+    expected: row.raci === null ? null : expectedMastery(row.raci, row.senior),
+    owed: row.owed,
+    retrainingDue: row.retraining_due,
+    started: row.started
+  },
+  raci: row.raci ?? ASSIGNED,
+  required: row.required,
+  dueAtMs: row.due_date === null ? null : row.due_date.getTime(),
+  blocked: row.blocked
+})
+
+const roleNameOf = (row: QueueFactRow): string =>
+  row.holder_type === null ? ASSIGNED_WORK : row.holder_type === "person" ? PERSONAL_DUTY : row.holder_name ?? ASSIGNED_WORK
+
+const isRankKey = (key: unknown): boolean =>
+  Array.isArray(key) && key.length === 7 && key.slice(0, 5).every((n) => Number.isSafeInteger(n)) &&
+  typeof key[5] === "string" && typeof key[6] === "string"
+
+/**
+ * GET /v1/me/learning-queue (LearningQueue.mine): the per-token count of the
+ * queue reads, the person's rows, the organization's topic graph from
+ * memory (read again when the person's statement saw a newer version), and
+ * the domain's ranking; a page cut after the cursor's rank key.
+ */
+export const queueRoutes = (app: FastifyInstance, ctx: Context) => {
+  const graphs = new Map<string, Promise<TopicGraphSnapshot>>()
+  const load = (orgId: string) => {
+    const loading = ctx.db.query<{ version: string; topics: Array<GraphRow> | null }>(topicGraph(orgId))
+      .then(([row]) => snapshotOf(row!.version, row!.topics ?? []))
+    graphs.set(orgId, loading)
+    loading.catch(() => graphs.delete(orgId))
+    return loading
+  }
+  const graphAt = async (orgId: string, version: string) => {
+    const held = await (graphs.get(orgId) ?? load(orgId))
+    return BigInt(held.version) >= BigInt(version) ? held : load(orgId)
+  }
+
+  app.get("/v1/me/learning-queue", async (request) => {
+    const { actor } = await authenticate(ctx, request, policies.training.myLearningQueue)
+    const params = queryOf(request)
+    const orgId = actor.organizationId
+    const [counted] = await ctx.db.query<{ refused: boolean }>(consume(orgId, "learning-queue", actor.tokenId, [{ seconds: 60, limit: 20 }], 1))
+    if (counted?.refused !== false) throw new HttpError(429, "Too many requests; retry later")
+    const now = Date.now()
+    const listing = JSON.stringify(["learning-queue", orgId, actor.userId, actor.userId])
+    const limit = limitOf(params["limit"])
+    const at = positionOf(ctx, listing, params["cursor"], isRankKey)
+    const [person] = await ctx.db.query(personQueueRows({ orgId, userId: actor.userId, reader: readerOf(actor), now: new Date(now) }))
+    const graph = await graphAt(orgId, person.graph_version)
+    const ranked = rankQueue(assembleQueue(graph, person).map(candidateOf), now)
+    const after = at === null ? null : at.k as QueueRankKey
+    const from = after === null ? 0 : ranked.findIndex((entry) => compareRankKeys(entry.key, after) > 0)
+    const rows = from < 0 ? [] : ranked.slice(from, from + limit + 1)
+    const page = pageOf(ctx, listing, rows, limit, (entry) => entry.key, ({ candidate, priority, type }) => {
+      const { row } = candidate
+      return {
+        topicId: row.kind === "topic" ? row.id : null,
+        topicName: row.name,
+        type,
+        priority,
+        raciRole: candidate.raci,
+        roleName: roleNameOf(row),
+        dueDate: row.due_date === null ? null : row.due_date.toISOString(),
+        overdue: candidate.dueAtMs !== null && candidate.dueAtMs < now,
+        lessonId: row.lesson_id,
+        blocked: row.blocked,
+        blockingPrerequisiteName: row.blocking_name,
+        url: ctx.link(row.kind === "topic" ? "topics" : "lessons", row.id)
+      }
+    }, null)
+    return { ...page, total: ranked.length }
+  })
+}
