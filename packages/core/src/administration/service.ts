@@ -15,6 +15,7 @@ import { Pagination } from "../shared/pagination.js"
 import { iso, isoOrNull } from "../shared/time.js"
 import { AdministrationRepo, type DirectoryConnectionRow } from "./repo.js"
 import { directoryTokenActive } from "./rules.js"
+import { traced } from "../shared/traced.js"
 
 /** The default re-verification interval (SPEC 2.12) when no record exists yet. */
 const defaultIntervalDays = 90
@@ -45,7 +46,7 @@ export class Administration extends Effect.Service<Administration>()("@tks/core/
     const repo = yield* AdministrationRepo
     const pagination = yield* Pagination
 
-    const findings = Effect.fn("Administration.findings")(function*(access: Access, params: PageParams) {
+    const findings = traced("Administration.findings")(function*(access: Access, params: PageParams) {
       const orgId = access.actor.organizationId
       return yield* pagination.page({
         listing: ["findings", orgId],
@@ -62,7 +63,7 @@ export class Administration extends Effect.Service<Administration>()("@tks/core/
       })
     })
 
-    const orgChartVerification = Effect.fn("Administration.orgChartVerification")(function*(access: Access) {
+    const orgChartVerification = traced("Administration.orgChartVerification")(function*(access: Access) {
       const row = yield* repo.verification(access.actor.organizationId)
       // No record: never verified, on the default interval. "Now" is the database's clock.
       const lastVerifiedAt = row?.last_verified_at ?? null
@@ -78,7 +79,7 @@ export class Administration extends Effect.Service<Administration>()("@tks/core/
       return view
     })
 
-    const directorySync = Effect.fn("Administration.directorySync")(function*(access: Access) {
+    const directorySync = traced("Administration.directorySync")(function*(access: Access) {
       const row = yield* repo.directorySync(access.actor.organizationId)
       const view: DirectorySync = {
         // Reported, not enforced (SPEC 4.8): a connection of a lower plan is still shown.
@@ -88,7 +89,7 @@ export class Administration extends Effect.Service<Administration>()("@tks/core/
       return view
     })
 
-    const directoryEvents = Effect.fn("Administration.directoryEvents")(function*(
+    const directoryEvents = traced("Administration.directoryEvents")(function*(
       access: Access,
       params: DirectoryEventParams
     ) {

@@ -10,6 +10,7 @@ import { requestsPerToken, RequestsPerMinute } from "../rate-limits/rules.js"
 import { decided } from "../rate-limits/verdict.js"
 import { AuthRepo, type PersonRow, type TokenOwnerRow } from "./repo.js"
 import { generateTokenSecret, hashToken } from "./token-secret.js"
+import { traced } from "../shared/traced.js"
 
 const actorOf = (row: TokenOwnerRow): Actor => ({
   organizationId: row.org_id,
@@ -43,7 +44,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
      * figures for the `RateLimit-*` headers, or TooManyRequests. A token that
      * does not authenticate is refused first and counts nothing.
      */
-    const authenticateRequest = Effect.fn("Authenticator.authenticate")(function*(token: string) {
+    const authenticateRequest = traced("Authenticator.authenticate")(function*(token: string) {
       if (token.length === 0 || token.length > 200) return yield* rejected
       const row = yield* repo.findLiveToken(hashToken(token), perToken)
       if (row === undefined) return yield* rejected
@@ -56,7 +57,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
      * each call inside a request that `authenticateRequest` already counted
      * (the several calls of one /rpc request).
      */
-    const identify = Effect.fn("Authenticator.identify")(function*(token: string) {
+    const identify = traced("Authenticator.identify")(function*(token: string) {
       if (token.length === 0 || token.length > 200) return yield* rejected
       const row = yield* repo.findLiveTokenUncounted(hashToken(token))
       return row === undefined ? yield* rejected : actorOf(row)
@@ -65,7 +66,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
     /** `authenticateRequest` for a caller that reports no rate-limit figures (the tools). */
     const authenticate = (token: string) => Effect.map(authenticateRequest(token), (authenticated) => authenticated.actor)
 
-    const create = Effect.fn("Authenticator.create")(function*(input: IssueTokenInput, person: PersonRow) {
+    const create = traced("Authenticator.create")(function*(input: IssueTokenInput, person: PersonRow) {
       const refused = input.scopes.filter((scope) => !mayHoldScope(person.org_role, person.teams, scope))
       if (refused.length > 0) {
         return yield* new BadRequest({
@@ -99,7 +100,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
      * Nobody issues to a person who has left, or grants a scope the person
      * may not hold (SPEC 5.3).
      */
-    const issue = Effect.fn("Authenticator.issue")(function*(caller: Caller, input: IssueTokenInput) {
+    const issue = traced("Authenticator.issue")(function*(caller: Caller, input: IssueTokenInput) {
       if (caller._tag === "Person") {
         const { actor } = caller
         if (actor.organizationId !== input.organizationId) return yield* new NotFound({ message: "No such person in that organization" })
@@ -120,7 +121,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
      * state, so its tokens may belong to people who have since left or have
      * expired already (they then never authenticate). Scopes are still checked.
      */
-    const importToken = Effect.fn("Authenticator.importToken")(function*(input: IssueTokenInput) {
+    const importToken = traced("Authenticator.importToken")(function*(input: IssueTokenInput) {
       return yield* create(input, yield* personOf(input))
     })
 
@@ -129,7 +130,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
      * their own organization, and unless they are an organization admin only
      * one of their own. Anything else is answered as absent.
      */
-    const revoke = Effect.fn("Authenticator.revoke")(function*(caller: Caller, tokenId: AccessTokenId) {
+    const revoke = traced("Authenticator.revoke")(function*(caller: Caller, tokenId: AccessTokenId) {
       const within = caller._tag === "System" ? null : {
         orgId: caller.actor.organizationId,
         userId: isOrganizationAdmin(caller.actor.role) ? null : caller.actor.userId

@@ -9,6 +9,7 @@ import { byName } from "../shared/keyset.js"
 import { Pagination } from "../shared/pagination.js"
 import { iso } from "../shared/time.js"
 import { type CompanyRoleRow, CompanyRolesRepo } from "./repo.js"
+import { traced } from "../shared/traced.js"
 
 const roleView = (row: CompanyRoleRow): CompanyRole => ({
   id: row.id,
@@ -34,7 +35,7 @@ export class CompanyRoles extends Effect.Service<CompanyRoles>()("@tks/core/Comp
     const notFound = () => new NotFound({ message: "No such company role" })
 
     /** GET /v1/company-roles: by name; `query` is a case-insensitive substring of the name. */
-    const list = Effect.fn("CompanyRoles.list")(function*(access: Access, params: CompanyRoleListParams) {
+    const list = traced("CompanyRoles.list")(function*(access: Access, params: CompanyRoleListParams) {
       const orgId = access.actor.organizationId
       const query = params.query === undefined || params.query === "" ? null : params.query
       return yield* pagination.page({
@@ -47,7 +48,7 @@ export class CompanyRoles extends Effect.Service<CompanyRoles>()("@tks/core/Comp
     })
 
     /** GET /v1/company-roles/{id}: the role, its readable curriculum and its current holders. */
-    const get = Effect.fn("CompanyRoles.get")(function*(access: Access, roleId: CompanyRoleId) {
+    const get = traced("CompanyRoles.get")(function*(access: Access, roleId: CompanyRoleId) {
       const row = yield* repo.find(access.actor.organizationId, roleId, readerOf(access.actor))
       if (row === undefined) return yield* notFound()
       const detail: CompanyRoleDetail = { ...roleView(row), curriculum: row.curriculum, members: row.members }
@@ -55,7 +56,7 @@ export class CompanyRoles extends Effect.Service<CompanyRoles>()("@tks/core/Comp
     })
 
     /** GET /v1/company-roles/{id}/duties: the role's duties expanded over the live graph the caller can read. */
-    const listDuties = Effect.fn("CompanyRoles.listDuties")(function*(
+    const listDuties = traced("CompanyRoles.listDuties")(function*(
       access: Access,
       roleId: CompanyRoleId,
       params: CompanyRoleDutiesParams

@@ -21,6 +21,7 @@ import { Links } from "../shared/links.js"
 import { Pagination } from "../shared/pagination.js"
 import { iso, isoOrNull } from "../shared/time.js"
 import { ContentReviewRepo, type ReviewFilter, type ReviewRow } from "./repo.js"
+import { traced } from "../shared/traced.js"
 
 const notFound = () => new NotFound({ message: "No such content-review request" })
 
@@ -59,7 +60,7 @@ export class ContentReview extends Effect.Service<ContentReview>()("@tks/core/Co
     /** Whose requests the caller reaches: everyone's for a reviewer, otherwise their own. */
     const ownOnly = (access: Access) => (access.reach === "organization" ? null : access.actor.userId)
 
-    const list = Effect.fn("ContentReview.list")(function*(access: Access, params: ContentReviewListParams) {
+    const list = traced("ContentReview.list")(function*(access: Access, params: ContentReviewListParams) {
       if (params.submitterId !== undefined) {
         const refused = requireOrganizationReach(access, "filter content-review requests by submitterId")
         if (refused !== null) return yield* refused
@@ -86,7 +87,7 @@ export class ContentReview extends Effect.Service<ContentReview>()("@tks/core/Co
       })
     })
 
-    const get = Effect.fn("ContentReview.get")(function*(access: Access, id: ReviewRequestId) {
+    const get = traced("ContentReview.get")(function*(access: Access, id: ReviewRequestId) {
       const row = yield* repo.find(access.actor.organizationId, id, ownOnly(access))
       return row === undefined ? yield* notFound() : view(row)
     })
@@ -141,19 +142,19 @@ export class ContentReview extends Effect.Service<ContentReview>()("@tks/core/Co
         return row === undefined ? yield* Effect.dieMessage("a content-review request vanished inside its decision") : view(row)
       }))
 
-    const approve = Effect.fn("ContentReview.approve")(function*(access: Access, id: ReviewRequestId, body: ApproveReview) {
+    const approve = traced("ContentReview.approve")(function*(access: Access, id: ReviewRequestId, body: ApproveReview) {
       return yield* decide(access, id, "approve", { note: body.note ?? null, audience: audienceOf(body) })
     })
 
-    const reject = Effect.fn("ContentReview.reject")(function*(access: Access, id: ReviewRequestId, note: string | undefined) {
+    const reject = traced("ContentReview.reject")(function*(access: Access, id: ReviewRequestId, note: string | undefined) {
       return yield* decide(access, id, "reject", { note: note ?? null, audience: null })
     })
 
-    const requestChanges = Effect.fn("ContentReview.requestChanges")(function*(access: Access, id: ReviewRequestId, note: string) {
+    const requestChanges = traced("ContentReview.requestChanges")(function*(access: Access, id: ReviewRequestId, note: string) {
       return yield* decide(access, id, "request-changes", { note, audience: null })
     })
 
-    const cancel = Effect.fn("ContentReview.cancel")(function*(access: Access, id: ReviewRequestId) {
+    const cancel = traced("ContentReview.cancel")(function*(access: Access, id: ReviewRequestId) {
       return yield* decide(access, id, "cancel", { note: null, audience: null })
     })
 

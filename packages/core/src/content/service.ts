@@ -19,6 +19,7 @@ import { Links } from "../shared/links.js"
 import { Pagination } from "../shared/pagination.js"
 import { iso } from "../shared/time.js"
 import { type ContentPageRow, type ContentRow, ContentRepo } from "./repo.js"
+import { traced } from "../shared/traced.js"
 
 /** A failure reason is shown only while its status says FAILED (a retried job may leave an old one behind). */
 const reasonOf = (status: WorkStatus, reason: string | null): string | null => (status === "FAILED" ? reason : null)
@@ -49,7 +50,7 @@ export class ContentLibrary extends Effect.Service<ContentLibrary>()("@tks/core/
     })
 
     /** GET /v1/content: newest first; every word of `query` in the title; `type` narrows. */
-    const list = Effect.fn("ContentLibrary.list")(function*(access: Access, params: ContentListParams) {
+    const list = traced("ContentLibrary.list")(function*(access: Access, params: ContentListParams) {
       const { organizationId: orgId, userId } = access.actor
       const reader = readerOf(access.actor)
       const words = titleQueryWords(params.query)
@@ -65,7 +66,7 @@ export class ContentLibrary extends Effect.Service<ContentLibrary>()("@tks/core/
     })
 
     /** GET /v1/content/{id}: the record and where its processing and indexing stand. */
-    const get = Effect.fn("ContentLibrary.get")(function*(access: Access, contentId: ContentId) {
+    const get = traced("ContentLibrary.get")(function*(access: Access, contentId: ContentId) {
       const row = yield* repo.find(access.actor.organizationId, contentId, readerOf(access.actor))
       if (row === undefined) return yield* notFound()
       const detail: ContentDetail = {
@@ -79,7 +80,7 @@ export class ContentLibrary extends Effect.Service<ContentLibrary>()("@tks/core/
     })
 
     /** GET /v1/content/{id}/text: its chapters in sequence. */
-    const text = Effect.fn("ContentLibrary.text")(function*(access: Access, contentId: ContentId) {
+    const text = traced("ContentLibrary.text")(function*(access: Access, contentId: ContentId) {
       const row = yield* repo.text(access.actor.organizationId, contentId, readerOf(access.actor))
       if (row === undefined) return yield* notFound()
       const view: ContentText = {
@@ -93,7 +94,7 @@ export class ContentLibrary extends Effect.Service<ContentLibrary>()("@tks/core/
     })
 
     /** GET /v1/content/{id}/knowledge: the live topics made from it that the caller can read. */
-    const knowledge = Effect.fn("ContentLibrary.knowledge")(function*(access: Access, contentId: ContentId) {
+    const knowledge = traced("ContentLibrary.knowledge")(function*(access: Access, contentId: ContentId) {
       const row = yield* repo.knowledge(access.actor.organizationId, contentId, readerOf(access.actor))
       if (row === undefined) return yield* notFound()
       const view: ContentKnowledge = {
@@ -105,7 +106,7 @@ export class ContentLibrary extends Effect.Service<ContentLibrary>()("@tks/core/
     })
 
     /** GET /v1/content/{id}/usage: lessons built from it and topics resting on it alone, as the caller can read them. */
-    const usage = Effect.fn("ContentLibrary.usage")(function*(access: Access, contentId: ContentId) {
+    const usage = traced("ContentLibrary.usage")(function*(access: Access, contentId: ContentId) {
       const row = yield* repo.usage(access.actor.organizationId, contentId, readerOf(access.actor))
       if (row === undefined) return yield* notFound()
       const view: ContentUsage = {

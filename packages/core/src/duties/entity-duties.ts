@@ -4,6 +4,7 @@ import { NotFound } from "@tks/domain/errors"
 import type { Access } from "@tks/domain/policy"
 import { readerOf } from "../knowledge/access.js"
 import { type EntityDutyEntryRow, EntityDutiesRepo } from "./entity-duties-repo.js"
+import { traced } from "../shared/traced.js"
 
 /** The same message the entity's own read gives when it is out of reach (SPEC 5.7: as if absent). */
 const absent: Record<EntityType, string> = {
@@ -37,7 +38,7 @@ export class EntityDuties extends Effect.Service<EntityDuties>()("@tks/core/Enti
     const repo = yield* EntityDutiesRepo
 
     /** GET /v1/duties?entityType&entityId: one unpaginated page, direct first, then by ancestor depth, RACI, holder name. */
-    const forEntity = Effect.fn("EntityDuties.forEntity")(function*(access: Access, params: EntityDutiesParams) {
+    const forEntity = traced("EntityDuties.forEntity")(function*(access: Access, params: EntityDutiesParams) {
       const rows = yield* repo.forEntity({
         orgId: access.actor.organizationId,
         reader: readerOf(access.actor),

@@ -24,6 +24,7 @@ import { IntakeRepo } from "./repo.js"
 import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
 import { consumeReviewSubmission, probeReviewSubmission } from "./review-limit.js"
 import { parseFetchAddress, provisionalTitle, storable } from "./url.js"
+import { traced } from "../shared/traced.js"
 
 /** A document about to be created, whichever endpoint it came through. */
 interface DocumentDraft {
@@ -120,14 +121,14 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
         return submission
       }))
 
-    const submit = Effect.fn("Documents.submit")(function*(access: Access, body: NewDocument, report: ReportLimit = reportNothing) {
+    const submit = traced("Documents.submit")(function*(access: Access, body: NewDocument, report: ReportLimit = reportNothing) {
       const audience = audienceOf(body)
       const mode = yield* admit(access, audience)
       const draft: DocumentDraft = { title: body.title, titleFinal: true, body: body.content, sourceUrl: null, siteName: null }
       return yield* create(access, draft, audience, mode, body.asDraft === true, report)
     })
 
-    const submitFromUrl = Effect.fn("Documents.submitFromUrl")(
+    const submitFromUrl = traced("Documents.submitFromUrl")(
       function*(access: Access, body: DocumentFromUrl, report: ReportLimit = reportNothing) {
         const address = parseFetchAddress(body.url)
         if (Either.isLeft(address)) {

@@ -21,6 +21,7 @@ import { requireKnownTeams } from "./audience.js"
 import { IntakeRepo, type LibraryVideoRow } from "./repo.js"
 import { storable } from "./url.js"
 import { parseHostedVideo } from "@tks/domain/hosted-video"
+import { traced } from "../shared/traced.js"
 
 /**
  * POST /v1/videos/videohost (SPEC 4.7): no review lane. The link, the teams
@@ -51,7 +52,7 @@ export class Videos extends Effect.Service<Videos>()("@tks/core/Videos", {
         : { contentId: null, alreadyInLibrary: true, title: null, url: null }
     }
 
-    const add = Effect.fn("Videos.add")(function*(access: Access, body: NewHostedVideo) {
+    const add = traced("Videos.add")(function*(access: Access, body: NewHostedVideo) {
       const { organizationId: orgId, userId } = access.actor
       const video = parseHostedVideo(body.url)
       if (Either.isLeft(video)) {

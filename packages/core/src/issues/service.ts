@@ -11,6 +11,7 @@ import { Pagination } from "../shared/pagination.js"
 import { iso } from "../shared/time.js"
 import type { IssueReader } from "./access.js"
 import { type IssueDetailRow, type IssueFilter, type IssueRow, IssuesRepo } from "./repo.js"
+import { traced } from "../shared/traced.js"
 
 const notFound = () => new NotFound({ message: "No such issue" })
 
@@ -67,7 +68,7 @@ export class DataQualityIssues extends Effect.Service<DataQualityIssues>()("@tks
         : { strategy: row.resolution_strategy, note: row.resolution_note, resolvedAt: iso(row.resolved_at) }
     })
 
-    const list = Effect.fn("DataQualityIssues.list")(function*(access: Access, params: IssueListParams) {
+    const list = traced("DataQualityIssues.list")(function*(access: Access, params: IssueListParams) {
       const who = whoOf(access)
       const filter: IssueFilter = {
         orgId: access.actor.organizationId,
@@ -86,7 +87,7 @@ export class DataQualityIssues extends Effect.Service<DataQualityIssues>()("@tks
       })
     })
 
-    const get = Effect.fn("DataQualityIssues.get")(function*(access: Access, id: IssueId) {
+    const get = traced("DataQualityIssues.get")(function*(access: Access, id: IssueId) {
       const row = yield* repo.find(access.actor.organizationId, id, whoOf(access))
       return row === undefined ? yield* notFound() : detail(row)
     })

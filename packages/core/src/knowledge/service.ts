@@ -22,6 +22,7 @@ import { Pagination } from "../shared/pagination.js"
 import { readerOf } from "./access.js"
 import { type CategoryRow, type ItemNodeRow, KnowledgeGraphRepo, type SpaceRow, type TopicRow } from "./graph-repo.js"
 import { type EvidenceRow, KnowledgeItemRepo } from "./item-repo.js"
+import { traced } from "../shared/traced.js"
 
 /**
  * The knowledge graph reads (SPEC 1, 4.10 list_categories, list_spaces,
@@ -108,13 +109,13 @@ export class KnowledgeGraph extends Effect.Service<KnowledgeGraph>()("@tks/core/
     }
 
     /** GET /v1/categories: all 14, in display order, on one page. */
-    const listCategories = Effect.fn("KnowledgeGraph.listCategories")(function*(access: Access) {
+    const listCategories = traced("KnowledgeGraph.listCategories")(function*(access: Access) {
       const rows = yield* repo.categories(access.actor.organizationId, readerOf(access.actor), null)
       return { data: rows.map(categoryView), nextCursor: null }
     })
 
     /** GET /v1/categories/{id}: the category and its readable live spaces, by name. */
-    const getCategory = Effect.fn("KnowledgeGraph.getCategory")(function*(access: Access, categoryId: CategoryId) {
+    const getCategory = traced("KnowledgeGraph.getCategory")(function*(access: Access, categoryId: CategoryId) {
       const orgId = access.actor.organizationId
       const reader = readerOf(access.actor)
       const [row] = yield* repo.categories(orgId, reader, categoryId)
@@ -125,7 +126,7 @@ export class KnowledgeGraph extends Effect.Service<KnowledgeGraph>()("@tks/core/
     })
 
     /** GET /v1/spaces: readable live spaces by name, optionally of one category. */
-    const listSpaces = Effect.fn("KnowledgeGraph.listSpaces")(function*(access: Access, params: SpaceListParams) {
+    const listSpaces = traced("KnowledgeGraph.listSpaces")(function*(access: Access, params: SpaceListParams) {
       const { organizationId: orgId, userId } = access.actor
       const reader = readerOf(access.actor)
       const categorySlug = params.categorySlug ?? null
@@ -140,7 +141,7 @@ export class KnowledgeGraph extends Effect.Service<KnowledgeGraph>()("@tks/core/
     })
 
     /** GET /v1/spaces/{id}: a readable live space with its live topics, by name. */
-    const getSpace = Effect.fn("KnowledgeGraph.getSpace")(function*(access: Access, spaceId: SpaceId) {
+    const getSpace = traced("KnowledgeGraph.getSpace")(function*(access: Access, spaceId: SpaceId) {
       const orgId = access.actor.organizationId
       const reader = readerOf(access.actor)
       const [row] = yield* repo.spaces({ orgId, reader, categorySlug: null, categoryId: null, spaceId, after: null, limit: 1 })
@@ -154,7 +155,7 @@ export class KnowledgeGraph extends Effect.Service<KnowledgeGraph>()("@tks/core/
     })
 
     /** GET /v1/topics: readable live topics by name, narrowed by space, category and a part of the name. */
-    const listTopics = Effect.fn("KnowledgeGraph.listTopics")(function*(access: Access, params: TopicListParams) {
+    const listTopics = traced("KnowledgeGraph.listTopics")(function*(access: Access, params: TopicListParams) {
       const { organizationId: orgId, userId } = access.actor
       const reader = readerOf(access.actor)
       const spaceId = params.spaceId ?? null
@@ -170,7 +171,7 @@ export class KnowledgeGraph extends Effect.Service<KnowledgeGraph>()("@tks/core/
     })
 
     /** GET /v1/topics/{id}: the topic, its live item tree and its readable prerequisites and related topics. */
-    const getTopic = Effect.fn("KnowledgeGraph.getTopic")(function*(access: Access, topicId: TopicId) {
+    const getTopic = traced("KnowledgeGraph.getTopic")(function*(access: Access, topicId: TopicId) {
       const row = yield* repo.topic(access.actor.organizationId, readerOf(access.actor), topicId)
       if (row === undefined) return yield* new NotFound({ message: "No such topic" })
       const { category, description, id, name, slug, space, url } = topicView(row)
@@ -189,7 +190,7 @@ export class KnowledgeGraph extends Effect.Service<KnowledgeGraph>()("@tks/core/
     })
 
     /** GET /v1/items/{id}: the item, its live children and its evidence from content the caller can read. */
-    const getItem = Effect.fn("KnowledgeGraph.getItem")(function*(access: Access, itemId: ItemId) {
+    const getItem = traced("KnowledgeGraph.getItem")(function*(access: Access, itemId: ItemId) {
       const row = yield* items.item(access.actor.organizationId, readerOf(access.actor), itemId)
       if (row === undefined) return yield* new NotFound({ message: "No such item" })
       const detail: ItemDetail = {

@@ -23,6 +23,7 @@ import type { Keyset } from "../shared/keyset.js"
 import { Links } from "../shared/links.js"
 import { type CountedPage, Pagination } from "../shared/pagination.js"
 import { type QueueFactRow, LearningQueueRepo } from "./repo.js"
+import { traced } from "../shared/traced.js"
 
 interface Candidate extends QueueCandidate {
   readonly row: QueueFactRow
@@ -124,7 +125,7 @@ export class LearningQueue extends Effect.Service<LearningQueue>()("@tks/core/Le
       report(limiter.consume(SpecRules.learningQueue, { organizationId: access.actor.organizationId, key: access.actor.tokenId }))
 
     /** GET /v1/me/learning-queue. */
-    const mine = Effect.fn("LearningQueue.mine")(function*(access: Access, params: PageParams, report: ReportLimit = reportNothing) {
+    const mine = traced("LearningQueue.mine")(function*(access: Access, params: PageParams, report: ReportLimit = reportNothing) {
       yield* consume(access, report)
       // The token was checked a moment ago: its holder is an active member.
       return yield* queuePage(access, access.actor.userId, true, params)
@@ -136,7 +137,7 @@ export class LearningQueue extends Effect.Service<LearningQueue>()("@tks/core/Le
      * (`reports`), one of the person's managers at any depth of it; anyone
      * else, another organization's ids and unknown ids get 404.
      */
-    const forPerson = Effect.fn("LearningQueue.forPerson")(
+    const forPerson = traced("LearningQueue.forPerson")(
       function*(access: Access, personId: UserId, params: PageParams, report: ReportLimit = reportNothing) {
         yield* consume(access, report)
         const { actor } = access

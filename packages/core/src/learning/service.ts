@@ -11,6 +11,7 @@ import { Links } from "../shared/links.js"
 import { iso, isoOrNull } from "../shared/time.js"
 import { CompletionRepo } from "./completion-repo.js"
 import { type EnrollmentRow, LearningRepo } from "./repo.js"
+import { traced } from "../shared/traced.js"
 
 /**
  * The learner's acts (`/v1/me/...`, policies.learner): start a lesson, read
@@ -50,7 +51,7 @@ export class Learning extends Effect.Service<Learning>()("@tks/core/Learning", {
      * else is 400; otherwise a self-enrollment is created, started, and its
      * quiz prepared; `created` true.
      */
-    const startLesson = Effect.fn("Learning.startLesson")(function*(access: Access, lessonId: string) {
+    const startLesson = traced("Learning.startLesson")(function*(access: Access, lessonId: string) {
       const { organizationId: orgId, userId } = access.actor
       const started = sql.withTransaction(Effect.gen(function*() {
         const lesson = yield* repo.lessonToStart(orgId, userId, readerOf(access.actor), lessonId)
@@ -86,7 +87,7 @@ export class Learning extends Effect.Service<Learning>()("@tks/core/Learning", {
     })
 
     /** The caller's quiz for one of their enrollments, without correct answers or explanations. */
-    const quiz = Effect.fn("Learning.quiz")(function*(access: Access, enrollmentId: string) {
+    const quiz = traced("Learning.quiz")(function*(access: Access, enrollmentId: string) {
       const row = yield* repo.quiz(access.actor.organizationId, access.actor.userId, enrollmentId, false)
       if (row === undefined) return yield* noEnrollment()
       const view: LearnerQuiz = {
@@ -114,7 +115,7 @@ export class Learning extends Effect.Service<Learning>()("@tks/core/Learning", {
      * (ENROLLMENT_COMPLETED), and for answers to questions the quiz does not
      * have or answered twice (INVALID_ANSWERS).
      */
-    const submit = Effect.fn("Learning.submit")(function*(access: Access, enrollmentId: string, body: QuizAnswers) {
+    const submit = traced("Learning.submit")(function*(access: Access, enrollmentId: string, body: QuizAnswers) {
       const { organizationId: orgId, userId } = access.actor
       return yield* sql.withTransaction(Effect.gen(function*() {
         const row = yield* repo.quiz(orgId, userId, enrollmentId, true)

@@ -11,6 +11,7 @@ import { Links } from "../shared/links.js"
 import { Pagination } from "../shared/pagination.js"
 import { iso } from "../shared/time.js"
 import { type LessonPageRow, type LessonRow, LessonsRepo } from "./repo.js"
+import { traced } from "../shared/traced.js"
 
 /**
  * Lesson reads: every member may call; what they see are the lessons their
@@ -37,7 +38,7 @@ export class Lessons extends Effect.Service<Lessons>()("@tks/core/Lessons", {
     })
 
     /** GET /v1/lessons: newest first; every word of `query` in the title. */
-    const list = Effect.fn("Lessons.list")(function*(access: Access, params: LessonListParams) {
+    const list = traced("Lessons.list")(function*(access: Access, params: LessonListParams) {
       const { organizationId: orgId, userId } = access.actor
       const reader = readerOf(access.actor)
       const words = titleQueryWords(params.query)
@@ -52,7 +53,7 @@ export class Lessons extends Effect.Service<Lessons>()("@tks/core/Lessons", {
     })
 
     /** GET /v1/lessons/{id}: the metadata and the pieces the caller can read, in order. */
-    const get = Effect.fn("Lessons.get")(function*(access: Access, lessonId: LessonId) {
+    const get = traced("Lessons.get")(function*(access: Access, lessonId: LessonId) {
       const row = yield* repo.find(access.actor.organizationId, lessonId, readerOf(access.actor))
       if (row === undefined) return yield* notFound()
       const detail: LessonDetail = {
@@ -63,7 +64,7 @@ export class Lessons extends Effect.Service<Lessons>()("@tks/core/Lessons", {
     })
 
     /** GET /v1/lessons/{id}/retraining-policy: without a policy, retrainingType none and nulls. */
-    const retrainingPolicy = Effect.fn("Lessons.retrainingPolicy")(function*(access: Access, lessonId: LessonId) {
+    const retrainingPolicy = traced("Lessons.retrainingPolicy")(function*(access: Access, lessonId: LessonId) {
       const row = yield* repo.retrainingPolicy(access.actor.organizationId, lessonId, readerOf(access.actor))
       if (row === undefined) return yield* notFound()
       return retrainingPolicyOf(

@@ -14,6 +14,7 @@ import {
 import type { Access } from "@tks/domain/policy"
 import { readerOf } from "../knowledge/access.js"
 import { MaturityRepo } from "./repo.js"
+import { traced } from "../shared/traced.js"
 
 const dayMs = 86_400_000
 
@@ -45,7 +46,7 @@ export class KnowledgeMaturity extends Effect.Service<KnowledgeMaturity>()("@tks
       })
 
     /** GET /v1/maturity: one category's maturity, or the organization's (the sum of its categories) without categorySlug. */
-    const get = Effect.fn("KnowledgeMaturity.get")(function*(access: Access, params: MaturityParams) {
+    const get = traced("KnowledgeMaturity.get")(function*(access: Access, params: MaturityParams) {
       const rows = yield* tallies(access)
       if (params.categorySlug === undefined) {
         const maturity: Maturity = { category: null, ...assess(rows.reduce(addTallies, emptyTally)) }
@@ -59,7 +60,7 @@ export class KnowledgeMaturity extends Effect.Service<KnowledgeMaturity>()("@tks
     })
 
     /** GET /v1/category-health: the 14 categories in display order, each scored from MIN_TOPICS_TO_SCORE readable topics. */
-    const categoryHealth = Effect.fn("KnowledgeMaturity.categoryHealth")(function*(access: Access) {
+    const categoryHealth = traced("KnowledgeMaturity.categoryHealth")(function*(access: Access) {
       const rows = yield* tallies(access)
       const data: ReadonlyArray<CategoryHealth> = rows.map((row) => ({
         slug: row.slug,

@@ -7,6 +7,7 @@ import { Pagination } from "../shared/pagination.js"
 import { isoOrNull } from "../shared/time.js"
 import { type MemberProgressRow, MemberProgressRepo } from "./progress-repo.js"
 import { MembersRepo, type PeopleFilter } from "./repo.js"
+import { traced } from "../shared/traced.js"
 
 const progressView = (row: MemberProgressRow): MemberProgress => ({
   id: row.id,
@@ -32,7 +33,7 @@ export class MemberProgressList extends Effect.Service<MemberProgressList>()("@t
     const members = yield* MembersRepo
     const pagination = yield* Pagination
 
-    const list = Effect.fn("MemberProgressList.list")(function*(access: Access, params: MemberProgressParams) {
+    const list = traced("MemberProgressList.list")(function*(access: Access, params: MemberProgressParams) {
       const everyone = access.reach === "organization"
       const filter: PeopleFilter = {
         orgId: access.actor.organizationId,

@@ -8,6 +8,7 @@ import { byName, newestFirst } from "../shared/keyset.js"
 import { Pagination } from "../shared/pagination.js"
 import { MembersRepo, type PeopleFilter } from "./repo.js"
 import { invitationView, memberView, reportingLineView } from "./views.js"
+import { traced } from "../shared/traced.js"
 
 /**
  * SPEC 4.3 (rule user.read): a caller reaching the organization reads
@@ -20,7 +21,7 @@ export class Members extends Effect.Service<Members>()("@tks/core/Members", {
     const repo = yield* MembersRepo
     const pagination = yield* Pagination
 
-    const list = Effect.fn("Members.list")(function*(access: Access, params: MemberListParams) {
+    const list = traced("Members.list")(function*(access: Access, params: MemberListParams) {
       const everyone = access.reach === "organization"
       if (params.noManager !== undefined) {
         const refused = requireOrganizationReach(access, "filter by noManager")
@@ -45,14 +46,14 @@ export class Members extends Effect.Service<Members>()("@tks/core/Members", {
       })
     })
 
-    const get = Effect.fn("Members.get")(function*(access: Access, id: UserId) {
+    const get = traced("Members.get")(function*(access: Access, id: UserId) {
       const everyone = access.reach === "organization"
       const row = everyone || id === access.actor.userId ? yield* repo.member(access.actor.organizationId, id) : undefined
       if (row === undefined) return yield* new NotFound({ message: "No such member" })
       return memberView(row, everyone)
     })
 
-    const invitations = Effect.fn("Members.invitations")(function*(access: Access, params: PageParams) {
+    const invitations = traced("Members.invitations")(function*(access: Access, params: PageParams) {
       const orgId = access.actor.organizationId
       return yield* pagination.page({
         listing: ["invitations", orgId],
@@ -63,7 +64,7 @@ export class Members extends Effect.Service<Members>()("@tks/core/Members", {
       })
     })
 
-    const reportingLines = Effect.fn("Members.reportingLines")(function*(access: Access, params: ReportingLineParams) {
+    const reportingLines = traced("Members.reportingLines")(function*(access: Access, params: ReportingLineParams) {
       const filter: PeopleFilter = {
         orgId: access.actor.organizationId,
         status: params.status ?? "active",

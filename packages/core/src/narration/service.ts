@@ -24,6 +24,7 @@ import { SpecRules } from "../rate-limits/rules.js"
 import { RateLimiter } from "../rate-limits/service.js"
 import { NarrationRepo, type Reservation } from "./repo.js"
 import { NarrationSettings } from "./settings.js"
+import { traced } from "../shared/traced.js"
 
 type Reserved = Extract<Reservation, { _tag: "Reserved" }>
 
@@ -90,7 +91,7 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
       )
     }
 
-    const synthesize = Effect.fn("Narration.synthesize")(
+    const synthesize = traced("Narration.synthesize")(
       function*(access: Access, request: NarrationRequest, report: ReportLimit = reportNothing) {
         const { actor } = access
         yield* report(limiter.consume(SpecRules.narration, { organizationId: actor.organizationId, key: actor.tokenId })).pipe(

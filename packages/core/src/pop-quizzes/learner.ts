@@ -8,6 +8,7 @@ import { answersProblem, scoreQuiz } from "@tks/domain/quiz"
 import { JobsRepo } from "../jobs/repo.js"
 import { iso } from "../shared/time.js"
 import { PopQuizRecipientsRepo } from "./recipients-repo.js"
+import { traced } from "../shared/traced.js"
 
 const noSuchPopQuiz = () => new NotFound({ message: "No such pop quiz" })
 
@@ -49,7 +50,7 @@ export class PopQuizLearner extends Effect.Service<PopQuizLearner>()("@tks/core/
         Effect.flatMap((row) => (row === undefined ? Effect.fail(noSuchPopQuiz()) : Effect.succeed(row)))
       )
 
-    const start = Effect.fn("PopQuizLearner.start")(function*(access: Access, quizId: string) {
+    const start = traced("PopQuizLearner.start")(function*(access: Access, quizId: string) {
       const orgId = OrganizationId.make(access.actor.organizationId)
       const row = yield* mine(access, quizId)
       if (row.status === "COMPLETED") return yield* completedAlready()
@@ -73,7 +74,7 @@ export class PopQuizLearner extends Effect.Service<PopQuizLearner>()("@tks/core/
       return attempt
     })
 
-    const answer = Effect.fn("PopQuizLearner.answer")(function*(access: Access, quizId: string, body: QuizAnswers) {
+    const answer = traced("PopQuizLearner.answer")(function*(access: Access, quizId: string, body: QuizAnswers) {
       const orgId = OrganizationId.make(access.actor.organizationId)
       const row = yield* mine(access, quizId)
       if (row.status === "COMPLETED") return yield* completedAlready()

@@ -26,6 +26,7 @@ import {
   nobodyToQuiz,
   unknownContent
 } from "./send-refusals.js"
+import { traced } from "../shared/traced.js"
 
 /** SPEC 8: 30 calls a minute and 300 an hour per access token, like each assigning route. */
 const limit = SpecRules.assigning("pop-quizzes")
@@ -64,7 +65,7 @@ export class PopQuizSending extends Effect.Service<PopQuizSending>()("@tks/core/
     const links = yield* Links
 
     /** Whether questions can be written on the content now; the failure is the 503. */
-    const probe = Effect.fn("PopQuizSending.probe")(function*(
+    const probe = traced("PopQuizSending.probe")(function*(
       orgId: OrganizationId,
       contentId: string,
       quizId: string,

@@ -8,6 +8,7 @@ import { Links } from "../shared/links.js"
 import { Pagination } from "../shared/pagination.js"
 import { iso, isoOrNull } from "../shared/time.js"
 import { type MyPopQuizRow, type PopQuizPageRow, PopQuizzesRepo } from "./repo.js"
+import { traced } from "../shared/traced.js"
 
 /**
  * Pop quiz reads: the organization's list (organization-wide pop-quiz
@@ -45,7 +46,7 @@ export class PopQuizReads extends Effect.Service<PopQuizReads>()("@tks/core/PopQ
     })
 
     /** GET /v1/pop-quizzes: newest first; sentByMe keeps the caller's own. */
-    const list = Effect.fn("PopQuizReads.list")(function*(access: Access, params: PopQuizListParams) {
+    const list = traced("PopQuizReads.list")(function*(access: Access, params: PopQuizListParams) {
       const orgId = access.actor.organizationId
       const sentBy = params.sentByMe === true ? access.actor.userId : null
       return yield* pagination.page({
@@ -58,7 +59,7 @@ export class PopQuizReads extends Effect.Service<PopQuizReads>()("@tks/core/PopQ
     })
 
     /** GET /v1/pop-quizzes/{id}: the summary counts the recipient rows shown. */
-    const get = Effect.fn("PopQuizReads.get")(function*(access: Access, quizId: PopQuizId) {
+    const get = traced("PopQuizReads.get")(function*(access: Access, quizId: PopQuizId) {
       const orgId = access.actor.organizationId
       const only = access.reach === "organization" ? null : access.actor.userId
       const quiz = yield* repo.find(orgId, quizId, only)
@@ -86,7 +87,7 @@ export class PopQuizReads extends Effect.Service<PopQuizReads>()("@tks/core/PopQ
     })
 
     /** GET /v1/me/pop-quizzes: the quizzes sent to the caller, newest first, with their own progress. */
-    const mine = Effect.fn("PopQuizReads.mine")(function*(access: Access) {
+    const mine = traced("PopQuizReads.mine")(function*(access: Access) {
       const rows = yield* repo.sentTo(access.actor.organizationId, access.actor.userId)
       return { data: rows.map(myView), nextCursor: null }
     })

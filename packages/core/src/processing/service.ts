@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type { ContentId, OrganizationId } from "@tks/domain/ids"
 import { JobsRepo } from "../jobs/repo.js"
+import { traced } from "../shared/traced.js"
 
 /**
  * Asks for a content record to be processed. Call `enqueue` inside the
@@ -12,7 +13,7 @@ export class ContentProcessing extends Effect.Service<ContentProcessing>()("@tks
   effect: Effect.gen(function*() {
     const jobs = yield* JobsRepo
 
-    const enqueue = Effect.fn("ContentProcessing.enqueue")(function*(orgId: OrganizationId, contentId: ContentId) {
+    const enqueue = traced("ContentProcessing.enqueue")(function*(orgId: OrganizationId, contentId: ContentId) {
       yield* jobs.enqueue({ orgId, kind: "content.process", subjectId: contentId })
     })
 

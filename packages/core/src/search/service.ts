@@ -4,6 +4,7 @@ import { renderSnippet, type SearchParams, type SearchResult, searchDefaultLimit
 import { readerOf } from "../knowledge/access.js"
 import { Links } from "../shared/links.js"
 import { type HitRow, SearchRepo } from "./repo.js"
+import { traced } from "../shared/traced.js"
 
 /**
  * GET /v1/search (SPEC 4.10 search_service): one ranked page of topics and
@@ -35,7 +36,7 @@ export class Search extends Effect.Service<Search>()("@tks/core/Search", {
       }
     }
 
-    const search = Effect.fn("Search.search")(function*(access: Access, params: SearchParams) {
+    const search = traced("Search.search")(function*(access: Access, params: SearchParams) {
       const types = params.types ?? ["topic", "chapter"]
       const input = {
         orgId: access.actor.organizationId,

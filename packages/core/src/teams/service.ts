@@ -5,6 +5,7 @@ import type { Access } from "@tks/domain/policy"
 import { byName } from "../shared/keyset.js"
 import { Pagination } from "../shared/pagination.js"
 import { TeamsRepo } from "./repo.js"
+import { traced } from "../shared/traced.js"
 
 /** GET /v1/teams: every team for a caller reaching the organization, otherwise the teams they are on. */
 export class Teams extends Effect.Service<Teams>()("@tks/core/Teams", {
@@ -12,7 +13,7 @@ export class Teams extends Effect.Service<Teams>()("@tks/core/Teams", {
     const repo = yield* TeamsRepo
     const pagination = yield* Pagination
 
-    const list = Effect.fn("Teams.list")(function*(access: Access, params: PageParams) {
+    const list = traced("Teams.list")(function*(access: Access, params: PageParams) {
       const orgId = access.actor.organizationId
       const memberOf = access.reach === "organization" ? null : access.actor.userId
       return yield* pagination.page({

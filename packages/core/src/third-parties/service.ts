@@ -7,6 +7,7 @@ import { HolderDuties } from "../duties/holder-duties.js"
 import { Links } from "../shared/links.js"
 import { iso } from "../shared/time.js"
 import { ThirdPartiesRepo, type ThirdPartyRow } from "./repo.js"
+import { traced } from "../shared/traced.js"
 
 /**
  * Third parties and the duties they hold (SPEC 4.10 list_third_parties,
@@ -34,13 +35,13 @@ export class ThirdParties extends Effect.Service<ThirdParties>()("@tks/core/Thir
     })
 
     /** GET /v1/third-parties: all of them, by name, on one page. */
-    const list = Effect.fn("ThirdParties.list")(function*(access: Access) {
+    const list = traced("ThirdParties.list")(function*(access: Access) {
       const rows = yield* repo.list(access.actor.organizationId)
       return { data: rows.map(view), nextCursor: null }
     })
 
     /** GET /v1/third-parties/{id}: the third party with its direct duties counted per RACI role. */
-    const get = Effect.fn("ThirdParties.get")(function*(access: Access, id: ThirdPartyId) {
+    const get = traced("ThirdParties.get")(function*(access: Access, id: ThirdPartyId) {
       const row = yield* repo.find(access.actor.organizationId, id)
       if (row === undefined) return yield* notFound()
       const detail: ThirdPartyDetail = {
@@ -56,7 +57,7 @@ export class ThirdParties extends Effect.Service<ThirdParties>()("@tks/core/Thir
     })
 
     /** GET /v1/third-parties/{id}/duties: the company-role duty listing of SPEC 4.2, for this holder. */
-    const duties = Effect.fn("ThirdParties.duties")(function*(access: Access, id: ThirdPartyId, params: ThirdPartyDutiesParams) {
+    const duties = traced("ThirdParties.duties")(function*(access: Access, id: ThirdPartyId, params: ThirdPartyDutiesParams) {
       if (!(yield* repo.exists(access.actor.organizationId, id))) return yield* notFound()
       return yield* holderDuties.page(access, "third-party-duties", { type: "third_party", id }, params)
     })

@@ -9,6 +9,7 @@ import { Links } from "../shared/links.js"
 import { Pagination } from "../shared/pagination.js"
 import { iso, isoOrNull } from "../shared/time.js"
 import { type EnrollmentRow, newestAttemptFirst, type ObligationRow, type QuizAttemptRow, TrainingRepo } from "./repo.js"
+import { traced } from "../shared/traced.js"
 
 /**
  * A person's training as they (SPEC 4.4) or an organization admin (SPEC 4.5)
@@ -72,13 +73,13 @@ export class Training extends Effect.Service<Training>()("@tks/core/Training", {
       Effect.map(repo.enrollments(orgId, userId), (rows) => rows.map(enrollmentView))
 
     /** GET /v1/me/obligations: active and completed, newest first. */
-    const myObligations = Effect.fn("Training.myObligations")(function*(access: Access) {
+    const myObligations = traced("Training.myObligations")(function*(access: Access) {
       const data = yield* obligationsOf(access.actor.organizationId, access.actor.userId)
       return { data, nextCursor: null }
     })
 
     /** GET /v1/me/enrollments: newest first. */
-    const myEnrollments = Effect.fn("Training.myEnrollments")(function*(access: Access) {
+    const myEnrollments = traced("Training.myEnrollments")(function*(access: Access) {
       const data = yield* enrollmentsOf(access.actor.organizationId, access.actor.userId)
       return { data, nextCursor: null }
     })
@@ -88,7 +89,7 @@ export class Training extends Effect.Service<Training>()("@tks/core/Training", {
      * or an organization admin for anyone with a record in the organization
      * (a person who left included). Anyone else 404, as for an unknown id.
      */
-    const progress = Effect.fn("Training.progress")(function*(access: Access, userId: UserId) {
+    const progress = traced("Training.progress")(function*(access: Access, userId: UserId) {
       const orgId = access.actor.organizationId
       const mayRead = access.reach === "organization" || userId === access.actor.userId
       const person = mayRead ? yield* repo.person(orgId, userId) : undefined
@@ -115,7 +116,7 @@ export class Training extends Effect.Service<Training>()("@tks/core/Training", {
      * reads their own; an organization admin (quiz-result review access) any
      * in the organization. Anyone else 404, as for an unknown id.
      */
-    const quizResults = Effect.fn("Training.quizResults")(function*(
+    const quizResults = traced("Training.quizResults")(function*(
       access: Access,
       enrollmentId: EnrollmentId,
       params: PageParams
