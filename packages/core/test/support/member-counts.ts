@@ -91,10 +91,12 @@ export const listedCounts = (org: Imported, admin: string) =>
     const access = org.access(admin, policies.members.list)
     const total = (status: "active" | "deactivated" | "all") => Effect.map(members.list(access, { status }), (page) => page.total)
     const listed = yield* roles.list(org.access(admin, policies.companyRoles.list), { limit: 100 })
+    const lines = org.access(admin, policies.members.reportingLines)
     return {
       active: yield* total("active"),
       deactivated: yield* total("deactivated"),
       all: yield* total("all"),
+      reportingLines: (yield* members.reportingLines(lines, { status: "all" })).total,
       signedUp: (yield* progress.list(org.access(admin, policies.training.memberProgress), {})).total,
       roles: Object.fromEntries(listed.data.filter((role) => role.memberCount !== 0).map((role) => [role.id, role.memberCount]))
     }
@@ -109,6 +111,7 @@ export const expectExactCounts = (org: Imported, admin: string) =>
       active: counted.active,
       deactivated: counted.deactivated,
       all: counted.active + counted.deactivated,
+      reportingLines: counted.active + counted.deactivated,
       signedUp: counted.signedUp,
       roles: counted.roles
     })
