@@ -99,6 +99,18 @@ export class MembersRepo extends Effect.Service<MembersRepo>()("@tks/core/Member
 
     const where = (f: PeopleFilter): Fragment => peopleWhere(sql, f)
 
+    const keptColumn = (f: PeopleFilter): Fragment | null => {
+      if (f.onlyUserId !== null || f.query !== null || f.teamId !== null || f.noManager) return null
+      if (f.signedUpOnly === true) return f.status === "all" ? sql`signed_up` : null
+      return f.status === "active" ? sql`active` : f.status === "deactivated" ? sql`deactivated` : sql`active + deactivated`
+    }
+    const totalOf = (f: PeopleFilter): Fragment => {
+      const kept = keptColumn(f)
+      return kept === null
+        ? sql`(SELECT count(*)::int FROM users u WHERE ${where(f)})`
+        : sql`COALESCE((SELECT ${kept} FROM member_counts WHERE org_id = ${f.orgId}), 0)`
+    }
+
     // The manager: a member (named even after leaving), or one recorded without an account.
     const managerColumns = sql`
       u.manager_id, m.name AS manager_member_name, m.status AS manager_member_status,
@@ -134,10 +146,12 @@ export class MembersRepo extends Effect.Service<MembersRepo>()("@tks/core/Member
     /**
      * The size of the whole filtered listing, and whether `filter.teamId` is a
      * team of the organization (checked in the same round trip; true without one).
+     * A listing narrowed by status or set-up alone reads the organization's
+     * kept count (migration 0016); any other filter counts its rows.
      */
     const count = (filter: PeopleFilter) =>
       sql<{ total: number; team_known: boolean }>`
-        SELECT (SELECT count(*)::int FROM users u WHERE ${where(filter)}) AS total,
+        SELECT ${totalOf(filter)} AS total,
           ${
         filter.teamId === null
           ? sql`true`

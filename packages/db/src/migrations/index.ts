@@ -15,6 +15,7 @@ import topicLearningVersions from "./0012_topic_learning_versions.js"
 import dataQualityIssues from "./0013_data_quality_issues.js"
 import thirdParties from "./0014_third_parties.js"
 import rateLimitCountersUnlogged from "./0015_rate_limit_counters_unlogged.js"
+import memberCounts from "./0016_member_counts.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -32,5 +33,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0012_topic_learning_versions": topicLearningVersions,
   "0013_data_quality_issues": dataQualityIssues,
   "0014_third_parties": thirdParties,
-  "0015_rate_limit_counters_unlogged": rateLimitCountersUnlogged
+  "0015_rate_limit_counters_unlogged": rateLimitCountersUnlogged,
+  "0016_member_counts": memberCounts
 }
