@@ -5,8 +5,7 @@ import { afterName } from "./members.js"
 // Mirrors packages/core/src/company-roles/repo.ts (page and exists).
 
 const columns = sql`r.id, r.name, r.sort_name, r.description, r.parent_role_id, r.created_at, r.updated_at,
-      (SELECT count(*)::int FROM role_members rm JOIN users u ON u.org_id = rm.org_id AND u.id = rm.user_id
-        WHERE rm.org_id = r.org_id AND rm.role_id = r.id AND rm.ended_at IS NULL AND u.status = 'ACTIVE') AS member_count`
+      COALESCE((SELECT c.members FROM company_role_member_counts c WHERE c.org_id = r.org_id AND c.role_id = r.id), 0) AS member_count`
 
 export const rolePage = (input: {
   readonly orgId: string

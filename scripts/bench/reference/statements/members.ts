@@ -68,9 +68,21 @@ export const memberPage = (filter: PeopleFilter, key: readonly [string, string] 
         ORDER BY u.sort_name, u.id
         LIMIT ${limit}`
 
+const keptColumn = (f: PeopleFilter): Fragment | null => {
+  if (f.onlyUserId !== null || f.query !== null || f.teamId !== null || f.noManager) return null
+  if (f.signedUpOnly === true) return f.status === "all" ? sql`signed_up` : null
+  return f.status === "active" ? sql`active` : f.status === "deactivated" ? sql`deactivated` : sql`active + deactivated`
+}
+const totalOf = (f: PeopleFilter): Fragment => {
+  const kept = keptColumn(f)
+  return kept === null
+    ? sql`(SELECT count(*)::int FROM users u WHERE ${where(f)})`
+    : sql`COALESCE((SELECT ${kept} FROM member_counts WHERE org_id = ${f.orgId}), 0)`
+}
+
 export const memberCount = (filter: PeopleFilter) =>
   sql`
-        SELECT (SELECT count(*)::int FROM users u WHERE ${where(filter)}) AS total,
+        SELECT ${totalOf(filter)} AS total,
           ${
     filter.teamId === null
       ? sql`true`
