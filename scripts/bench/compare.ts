@@ -1,6 +1,6 @@
 /**
  * `pnpm bench -- --compare [--database-url URL] [--rounds 3] [--seconds 4] [--warm-up 1]
- *   [--connections 16] [--only TEXT] [--people N] [--roles N] [--topics N] [--content N]`
+ *   [--connections 16] [--only TEXT] [--people N] [--roles N] [--topics N] [--content N] [--server FILE]`
  *
  * Our production build side by side with the reference server
  * (scripts/bench/reference: fastify and pg sending the same statements and
@@ -10,7 +10,9 @@
  *    default, and the learning-queue one) into a fresh database on the
  *    server of --database-url, BENCH_DATABASE_URL or, when it answers,
  *    postgres://postgres@127.0.0.1:5432/postgres; ANALYZE.
- * 2. Builds dist/server.mjs when a source is newer (or reuses it) and starts
+ * 2. Builds dist/server.mjs when a source is newer (or reuses it; --server
+ *    runs another build instead, e.g. an earlier commit's, for a before and
+ *    after) and starts
  *    it as production runs (NODE_ENV=production: JSON access log on stdout,
  *    into a file), and the reference, each its own process on the database.
  * 3. For each hot endpoint (hot-endpoints.ts): a warm-up on each, then
@@ -61,7 +63,8 @@ export const compare = async (argv: ReadonlyArray<string>) => {
       people: { type: "string", default: "20000" },
       roles: { type: "string", default: "500" },
       topics: { type: "string", default: "5000" },
-      content: { type: "string", default: "20000" }
+      content: { type: "string", default: "20000" },
+      server: { type: "string" }
     }
   })
   const started = performance.now()
@@ -80,13 +83,14 @@ export const compare = async (argv: ReadonlyArray<string>) => {
     return
   }
   const loadAtStart = os.loadavg()
-  const build = freshBuild(progress)
-  progress(`dist/server.mjs ${build}`)
+  const bundle = flags.server ?? serverBundle
+  const build = flags.server === undefined ? freshBuild(progress) : `given: ${flags.server}`
+  progress(`${bundle} ${build}`)
   const size = { people: Number(flags.people), roles: Number(flags.roles), topics: Number(flags.topics), content: Number(flags.content) }
   const program = Effect.gen(function*() {
     const imported = yield* importForCompare(size, progress)
     const databaseUrl = yield* SharedDatabaseUrl
-    return yield* Effect.promise(() => sideBySide(databaseUrl, imported, settings, flags.only, progress))
+    return yield* Effect.promise(() => sideBySide(bundle, databaseUrl, imported, settings, flags.only, progress))
   })
   const config = ConfigProvider.fromMap(new Map([["TEST_DATABASE_URL", url]])).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
   const result = await Effect.runPromise(program.pipe(Effect.provide(TestServerOnSharedDatabaseWithoutWorkersLive), Effect.withConfigProvider(config)))
@@ -113,7 +117,7 @@ export const compare = async (argv: ReadonlyArray<string>) => {
   console.log(`\nnumbers as JSON: ${file}\ncompare done in ${((performance.now() - started) / 1000).toFixed(0)} s; its database was dropped`)
 }
 
-const sideBySide = async (databaseUrl: string, imported: Imported, settings: Settings, only: string | undefined, progress: (message: string) => void) => {
+const sideBySide = async (bundle: string, databaseUrl: string, imported: Imported, settings: Settings, only: string | undefined, progress: (message: string) => void) => {
   const env = {
     DATABASE_URL: databaseUrl,
     HOST: "127.0.0.1",
@@ -125,7 +129,7 @@ const sideBySide = async (databaseUrl: string, imported: Imported, settings: Set
   const logs = join(os.tmpdir(), `tks-compare-${process.pid}`)
   mkdirSync(logs, { recursive: true })
   const ourPort = await freePort()
-  const ours = await startProcess("our server", [serverBundle], { ...env, PORT: String(ourPort), WORKERS: "false", SEED_DEMO: "false" }, ourPort, join(logs, "server-stdout.log"))
+  const ours = await startProcess("our server", [bundle], { ...env, PORT: String(ourPort), WORKERS: "false", SEED_DEMO: "false" }, ourPort, join(logs, "server-stdout.log"))
   const refPort = await freePort()
   let reference: Running | undefined
   try {
