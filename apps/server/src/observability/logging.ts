@@ -35,13 +35,47 @@ export const LogFormatConfig = withEnvironmentDefault<LogFormat>(
 
 type Stream = "stdout" | "stderr"
 
+/**
+ * Writes log lines to a stream in batches: the lines logged in one turn of
+ * the event loop go out in one write, after it. Writes to a file or a pipe
+ * are synchronous in Node, a system call each: one per line was one per
+ * request for the access log alone. What is still pending when the process
+ * exits is written then (an exit handler may write synchronously).
+ */
+const batchedLines = (stream: NodeJS.WriteStream) => {
+  let pending: Array<string> = []
+  const flush = () => {
+    if (pending.length === 0) return
+    const text = pending.join("")
+    pending = []
+    stream.write(text)
+  }
+  process.on("exit", flush)
+  return (line: string): void => {
+    if (pending.length === 0) setImmediate(flush)
+    pending.push(`${line}\n`)
+  }
+}
+
+const writers: Partial<Record<Stream, (line: string) => void>> = {}
+const writerFor = (stream: Stream) =>
+  writers[stream] ??= batchedLines(stream === "stderr" ? process.stderr : process.stdout)
+
 const formattedLogger = (format: LogFormat, stream: Stream): Logger.Logger<unknown, void> => {
   if (format === "pretty") return Logger.prettyLogger({ stderr: stream === "stderr" })
   const text = format === "json" ? Logger.jsonLogger : Logger.logfmtLogger
-  return stream === "stderr" ? Logger.withConsoleError(text) : Logger.withConsoleLog(text)
+  return Logger.map(text, writerFor(stream))
 }
 
 const redactText = (value: unknown): unknown => typeof value === "string" ? redactQuery(value) : value
+
+// Only text with a `=` can hold a credential parameter (redactQuery): most lines have none, and keep their annotations.
+const mayHoldCredentials = (annotations: HashMap.HashMap<string, unknown>): boolean => {
+  for (const value of HashMap.values(annotations)) {
+    if (typeof value === "string" && value.includes("=")) return true
+  }
+  return false
+}
 
 /**
  * No credential passed in a URL's query reaches a log line: the access
@@ -52,7 +86,7 @@ const withoutUrlCredentials = (logger: Logger.Logger<unknown, void>): Logger.Log
   Logger.mapInputOptions(logger, (options: Logger.Logger.Options<unknown>) => ({
     ...options,
     message: Array.isArray(options.message) ? options.message.map(redactText) : redactText(options.message),
-    annotations: HashMap.map(options.annotations, redactText)
+    annotations: mayHoldCredentials(options.annotations) ? HashMap.map(options.annotations, redactText) : options.annotations
   }))
 
 const loggerOf = (format: LogFormat, stream: Stream) => withoutUrlCredentials(formattedLogger(format, stream))
