@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto"
 import pg from "pg"
+import { PLANNED_PER_CALL } from "./planned-per-call.js"
 
 /**
  * Named prepared statements for every parameterized query, kept per
@@ -19,11 +20,19 @@ import pg from "pg"
  * to the pool, outside any transaction (a failed DEALLOCATE inside one would
  * abort it) and in order before the connection's next query.
  *
+ * A statement whose best plan depends on its values (a full-text or
+ * trigram search: a rare word wants its index, a common one a scan in order)
+ * starts with PLANNED_PER_CALL and is left unnamed: after five calls
+ * PostgreSQL may keep one generic plan for every value of a named
+ * statement, and for a search that plan made some words 10 times slower.
+ *
  * Not for the embedded database: PGlite runs one backend session for all
  * socket connections, so two connections preparing the same name collide.
  * Nor behind a pooler in transaction mode that does not track prepared
  * statements (DB_PREPARED_STATEMENTS=0 turns it off).
  */
+
+const plannedPerCall = (text: string) => text.startsWith(PLANNED_PER_CALL)
 
 const NAMES_REMEMBERED = 4096
 const names = new Map<string, string>()
@@ -72,10 +81,13 @@ export const preparingClient = (capacity: number): typeof pg.Client =>
 
     override query(...args: Array<any>): any {
       const [config, values, callback] = args
-      if (typeof config === "string" && Array.isArray(values) && values.length > 0) {
+      if (typeof config === "string" && Array.isArray(values) && values.length > 0 && !plannedPerCall(config)) {
         return super.query({ name: this.#use(config), text: config, values }, callback)
       }
-      if (isPlainConfig(config) && config.name === undefined && config.values !== undefined && config.values.length > 0) {
+      if (
+        isPlainConfig(config) && config.name === undefined && config.values !== undefined && config.values.length > 0 &&
+        !plannedPerCall(config.text)
+      ) {
         return super.query({ ...config, name: this.#use(config.text) } as any, values, callback)
       }
       return super.query(config, values, callback)

@@ -4,6 +4,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Redacted } from "effect"
 import pg from "pg"
 import { clientContext, makePgClient } from "../src/client.js"
+import { PLANNED_PER_CALL } from "../src/planned-per-call.js"
 import { preparingClient, statementName, trimOnRelease } from "../src/prepared-statements.js"
 import { provisionTestDatabase, TEST_POOL } from "../src/test-database.js"
 
@@ -69,6 +70,14 @@ describe("named prepared statements", () => {
       client.release()
       expect(during.rows[0].n).toBe(3)
       expect(yield* preparedNames(pool)).toEqual([statementName(C)])
+    }))
+
+  it.scoped("a statement marked as planned per call is never prepared: its plan depends on its values", () =>
+    Effect.gen(function*() {
+      const pool = yield* poolOn(yield* provisionTestDatabase(4), 10)
+      const text = `${PLANNED_PER_CALL} SELECT $1::int + 4 AS n`
+      for (const value of [1, 2, 3, 4, 5, 6, 7]) expect((yield* query(pool, text, [value])).rows[0].n).toBe(value + 4)
+      expect(yield* preparedNames(pool)).toEqual([])
     }))
 
   it.scoped("a statement that fails to prepare leaves the connection usable and is prepared once it can be", () =>

@@ -58,7 +58,8 @@ export const openDatabase = async (options: DatabaseOptions): Promise<Database> 
   const query = async <Row>(fragment: Fragment): Promise<Array<Row>> => {
     const { text, values } = compile(fragment)
     options.onStatement?.(text, values)
-    const result = await pool.query(named ? { name: nameOf(text), text, values } : { text, values })
+    // As our pool does: a statement planned per call is never named.
+    const result = await pool.query(named && !text.startsWith("/* planned per call */") ? { name: nameOf(text), text, values } : { text, values })
     return result.rows as Array<Row>
   }
   return { query, named, preparedNames: () => names.size, end: () => pool.end() }

@@ -3,6 +3,7 @@ import type { Fragment } from "@effect/sql/Statement"
 import { Context, Effect } from "effect"
 import type { OrganizationId } from "@tks/domain/ids"
 import { snippetMarks } from "@tks/domain/search"
+import { PLANNED_PER_CALL } from "@tks/db/planned-per-call"
 import { contentVisible, itemLive, type Reader, topicVisible } from "../knowledge/access.js"
 
 /** A result row before its view: `raw_snippet` carries ts_headline's markers (snippetMarks). */
@@ -94,8 +95,9 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("@tks/core/SearchRe
      * page's order. Markers already in the source text are removed first, so
      * every marker in a snippet is one ts_headline placed.
      */
+    // Planned per call: which plan is best depends on the words searched for (a generic plan made some 10 times slower).
     const decorate = (input: SearchInput, page: Fragment) =>
-      sql<HitRow>`
+      sql<HitRow>`${sql.literal(PLANNED_PER_CALL)}
         WITH RECURSIVE page AS MATERIALIZED (${page}),
         -- Items of the page's topics out of the live graph: archived or superseded ones and all below them.
         dead AS (

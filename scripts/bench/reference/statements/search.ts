@@ -52,7 +52,7 @@ export const { fullText, nearSpellings } = (() => {
      * every marker in a snippet is one ts_headline placed.
      */
     const decorate = (input: SearchInput, page: Fragment) =>
-      sql`
+      sql`/* planned per call */
         WITH RECURSIVE page AS MATERIALIZED (${page}),
         -- Items of the page's topics out of the live graph: archived or superseded ones and all below them.
         dead AS (
