@@ -8,7 +8,7 @@ import { DatabaseConfig, type PoolSettings } from "./config.js"
 import { startEmbedded } from "./embedded.js"
 import type { EmbeddedDatabaseError } from "./embedded-error.js"
 import { type DatabaseUnreachableError, retryFirstConnection } from "./first-connection.js"
-import { preparingClient, trimOnRelease } from "./prepared-statements.js"
+import { preparingClient, type PreparingSwitch, servesNamedStatements, trimOnRelease } from "./prepared-statements.js"
 import { watchdogSocket } from "./socket-watchdog.js"
 
 // Past the statement timeout the server has answered (its own cancellation
@@ -82,7 +82,7 @@ const retireAbandoned = (error: Error | undefined, client: pg.PoolClient) => {
 
 /**
  * The pool sql-pg's PgClient.make would build, plus `retireAbandoned`; ended
- * with the scope. Fails as make does when `SELECT 1` fails or takes longer
+ * with the scope. Fails as make does when its first query fails or takes longer
  * than the connect timeout (first-connection.ts reads the cause).
  */
 const makePool = (url: Redacted.Redacted, settings: PoolSettings) =>
@@ -91,10 +91,11 @@ const makePool = (url: Redacted.Redacted, settings: PoolSettings) =>
       return yield* Effect.die(new Error("pg changed: Client has no _getActiveQuery to tell a connection's lost query"))
     }
     const prepared = settings.preparedStatements ?? 0
+    const preparing: PreparingSwitch = { enabled: false }
     const pool = yield* Effect.acquireRelease(
       Effect.sync(() => {
         const pool = new pg.Pool({
-          ...(prepared > 0 ? { Client: preparingClient(prepared) } : {}),
+          ...(prepared > 0 ? { Client: preparingClient(prepared, preparing) } : {}),
           connectionString: Redacted.value(url),
           application_name: "tks",
           max: settings.poolMax,
@@ -112,7 +113,10 @@ const makePool = (url: Redacted.Redacted, settings: PoolSettings) =>
       (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
     )
     yield* Effect.tryPromise({
-      try: () => pool.query("SELECT 1"),
+      try: () =>
+        pool.query<{ version: string }>("SELECT version() AS version").then((result) => {
+          preparing.enabled = servesNamedStatements(result.rows[0]?.version ?? "")
+        }),
       catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
     }).pipe(
       Effect.timeoutFail({

@@ -64,7 +64,7 @@ const formatSeconds = (duration: Duration.Duration) => {
 }
 
 /**
- * Runs `connect` (building the pool, which runs `SELECT 1`) until it
+ * Runs `connect` (building the pool, which runs its first query) until it
  * succeeds, retrying with backoff (100 ms doubling, at most 2 s apart) for
  * `startTimeout`, the last attempt at the deadline: a database that starts
  * alongside the service (a container next to it) is waited for. Wrong

@@ -66,8 +66,25 @@ export interface PreparingClient extends pg.Client {
   trimPrepared(): void
 }
 
-/** A pg Client class for `new pg.Pool({ Client })` that names parameterized queries. */
-export const preparingClient = (capacity: number): typeof pg.Client =>
+/**
+ * Whether the pool's server may hold named statements: unknown (off) until
+ * its first connection says which server it is (`fromVersion`).
+ */
+export interface PreparingSwitch {
+  enabled: boolean
+}
+
+/**
+ * A server that is PGlite behind a socket (a DATABASE_URL may point at one)
+ * runs one session for every connection: no names there.
+ */
+export const servesNamedStatements = (version: string): boolean => !/PGlite|emscripten/i.test(version)
+
+/**
+ * A pg Client class for `new pg.Pool({ Client })` that names parameterized
+ * queries while `switched.enabled` (always, when none is given).
+ */
+export const preparingClient = (capacity: number, switched: PreparingSwitch = { enabled: true }): typeof pg.Client =>
   class extends pg.Client implements PreparingClient {
     // Insertion order is recency: a use moves the name to the end.
     readonly #recent = new Set<string>()
@@ -81,6 +98,7 @@ export const preparingClient = (capacity: number): typeof pg.Client =>
 
     override query(...args: Array<any>): any {
       const [config, values, callback] = args
+      if (!switched.enabled) return super.query(config, values, callback)
       if (typeof config === "string" && Array.isArray(values) && values.length > 0 && !plannedPerCall(config)) {
         return super.query({ name: this.#use(config), text: config, values }, callback)
       }
