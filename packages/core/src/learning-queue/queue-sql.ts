@@ -22,6 +22,24 @@ export type HeldDutyTopic = readonly [
   holderNameLower: string
 ]
 
+/**
+ * A duty the person holds on a space or a category: the spaces it reaches
+ * (the space itself, or the category's spaces), then as `HeldDutyTopic`
+ * from the RACI role on. Its topics are the spaces' topics in the
+ * organization's topic graph (candidates.ts), not one row per topic here: a
+ * category duty reaches hundreds of topics, and listing them was half of
+ * the statement's output.
+ */
+export type HeldAreaDuty = readonly [
+  spaceIds: ReadonlyArray<string>,
+  raci: RaciRole,
+  holderType: "person" | "team" | "role",
+  holderName: string | null,
+  senior: boolean,
+  dutyId: string,
+  holderNameLower: string
+]
+
 /** An active obligation: item type, item id, required, due date (ISO text or null). */
 export type OwedItem = readonly [itemType: "lesson" | "topic" | "item", itemId: string, required: boolean, dueDate: string | null]
 
@@ -37,6 +55,8 @@ export interface PersonQueueRow {
   readonly spaces: Readonly<Record<string, boolean>>
   /** The topics the person's duties reach (duties/holdings.ts), one entry per duty and topic. */
   readonly duties: ReadonlyArray<HeldDutyTopic> | null
+  /** The person's duties on spaces and categories, with the spaces they reach (when not listed per topic in `duties`). */
+  readonly area_duties?: ReadonlyArray<HeldAreaDuty> | null
   readonly obligations: ReadonlyArray<OwedItem> | null
   /** Lessons the person has started and not finished. */
   readonly started: ReadonlyArray<string> | null
