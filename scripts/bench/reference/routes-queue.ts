@@ -1,16 +1,9 @@
 import type { FastifyInstance } from "fastify"
-import { assembleQueue, type QueueFactRow } from "@tks/core/learning-queue/assemble"
+import { queueCandidates } from "@tks/core/learning-queue/candidates"
+import { factRows, type QueueFactRow } from "@tks/core/learning-queue/fact-rows"
 import type { TopicGraphSnapshot, TopicNode } from "@tks/core/learning-queue/topic-graph"
-import {
-  ASSIGNED,
-  ASSIGNED_WORK,
-  compareRankKeys,
-  expectedMastery,
-  PERSONAL_DUTY,
-  type QueueCandidate,
-  type QueueRankKey,
-  rankQueue
-} from "@tks/domain/learning-queue"
+import { ASSIGNED_WORK, PERSONAL_DUTY, type QueueRankKey } from "@tks/domain/learning-queue"
+import { rankPage } from "@tks/domain/learning-queue-page"
 import { policies } from "@tks/domain/policies"
 import { authenticate, type Context, HttpError, limitOf, pageOf, positionOf, queryOf, readerOf } from "./context.js"
 import { consume } from "./statements/auth.js"
@@ -39,27 +32,6 @@ const snapshotOf = (version: string, rows: ReadonlyArray<GraphRow>): TopicGraphS
   }
   return { version, topics, lessonTopics }
 }
-
-interface Candidate extends QueueCandidate {
-  readonly row: QueueFactRow
-}
-
-const candidateOf = (row: QueueFactRow): Candidate => ({
-  row,
-  id: row.id,
-  name: row.name,
-  facts: {
-    mastery: row.mastery,
-    expected: row.raci === null ? null : expectedMastery(row.raci, row.senior),
-    owed: row.owed,
-    retrainingDue: row.retraining_due,
-    started: row.started
-  },
-  raci: row.raci ?? ASSIGNED,
-  required: row.required,
-  dueAtMs: row.due_date === null ? null : row.due_date.getTime(),
-  blocked: row.blocked
-})
 
 const roleNameOf = (row: QueueFactRow): string =>
   row.holder_type === null ? ASSIGNED_WORK : row.holder_type === "person" ? PERSONAL_DUTY : row.holder_name ?? ASSIGNED_WORK
@@ -100,27 +72,24 @@ export const queueRoutes = (app: FastifyInstance, ctx: Context) => {
     const at = positionOf(ctx, listing, params["cursor"], isRankKey)
     const [person] = await ctx.db.query(personQueueRows({ orgId, userId: actor.userId, reader: readerOf(actor), now: new Date(now) }))
     const graph = await graphAt(orgId, person.graph_version)
-    const ranked = rankQueue(assembleQueue(graph, person).map(candidateOf), now)
-    const after = at === null ? null : at.k as QueueRankKey
-    const from = after === null ? 0 : ranked.findIndex((entry) => compareRankKeys(entry.key, after) > 0)
-    const rows = from < 0 ? [] : ranked.slice(from, from + limit + 1)
-    const page = pageOf(ctx, listing, rows, limit, (entry) => entry.key, ({ candidate, priority, type }) => {
-      const { row } = candidate
-      return {
-        topicId: row.kind === "topic" ? row.id : null,
-        topicName: row.name,
-        type,
-        priority,
-        raciRole: candidate.raci,
-        roleName: roleNameOf(row),
-        dueDate: row.due_date === null ? null : row.due_date.toISOString(),
-        overdue: candidate.dueAtMs !== null && candidate.dueAtMs < now,
-        lessonId: row.lesson_id,
-        blocked: row.blocked,
-        blockingPrerequisiteName: row.blocking_name,
-        url: ctx.link(row.kind === "topic" ? "topics" : "lessons", row.id)
-      }
-    }, null)
-    return { ...page, total: ranked.length }
+    // The pure ranking and row building the service runs: the page's entries only (and one more, for nextCursor).
+    const ranked = rankPage(queueCandidates(graph, person), now, at === null ? null : at.k as QueueRankKey, limit + 1)
+    const facts = factRows(graph, person, ranked.entries.map((entry) => entry.candidate))
+    const rows = ranked.entries.map((entry, i) => ({ ...entry, row: facts[i]! as QueueFactRow }))
+    const page = pageOf(ctx, listing, rows, limit, (entry) => entry.key, ({ candidate, priority, row, type }) => ({
+      topicId: row.kind === "topic" ? row.id : null,
+      topicName: row.name,
+      type,
+      priority,
+      raciRole: candidate.raci,
+      roleName: roleNameOf(row),
+      dueDate: row.due_date === null ? null : row.due_date.toISOString(),
+      overdue: candidate.dueAtMs !== null && candidate.dueAtMs < now,
+      lessonId: row.lesson_id,
+      blocked: row.blocked,
+      blockingPrerequisiteName: row.blocking_name,
+      url: ctx.link(row.kind === "topic" ? "topics" : "lessons", row.id)
+    }), null)
+    return { ...page, total: ranked.total }
   })
 }

@@ -1,11 +1,17 @@
 import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import type { MemberStatus } from "@tks/domain/roles"
-import { assembleQueue } from "./assemble.js"
-import { personQueueRows, type QueueInput } from "./queue-sql.js"
-import { TopicGraph } from "./topic-graph.js"
+import { type PersonQueueRow, personQueueRows, type QueueInput } from "./queue-sql.js"
+import { TopicGraph, type TopicGraphSnapshot } from "./topic-graph.js"
 
-export type { QueueFactRow } from "./assemble.js"
+export type { QueueFactRow } from "./fact-rows.js"
+
+/** What a person's queue is made from: their own rows and their organization's topic graph at the version those rows saw. */
+export interface QueueSources {
+  readonly person: PersonQueueRow
+  readonly graph: TopicGraphSnapshot
+}
 
 /** The person whose queue is read, and whether the reader manages them at any depth of the reporting line. */
 export interface QueuePersonRow {
@@ -34,17 +40,14 @@ export class LearningQueueRepo extends Effect.Service<LearningQueueRepo>()("@tks
         FROM users u WHERE u.org_id = ${orgId} AND u.id = ${personId}`.pipe(Effect.map((rows) => rows[0]))
 
     /**
-     * Every candidate entry of `userId`'s queue as `reader` sees it, at `now`: the person's rows
-     * (queue-sql.ts) with the organization's topic graph at the version they saw (topic-graph.ts).
+     * What `userId`'s queue as `reader` sees it at `now` is made from: the person's rows
+     * (queue-sql.ts) and the organization's topic graph at the version they saw (topic-graph.ts).
      */
-    const facts = (input: QueueInput) =>
-      Effect.gen(function*() {
-        const [person] = yield* personQueueRows(sql, input)
-        const graph = yield* graphs.at(input.orgId, person!.graph_version)
-        return assembleQueue(graph, person!)
-      })
+    const sources = (input: QueueInput): Effect.Effect<QueueSources, SqlError> =>
+      Effect.flatMap(personQueueRows(sql, input), ([person]) =>
+        Effect.map(graphs.at(input.orgId, person!.graph_version), (graph): QueueSources => ({ person: person!, graph })))
 
-    return { person, facts } as const
+    return { person, sources } as const
   }),
   dependencies: [TopicGraph.Default]
 }) {}

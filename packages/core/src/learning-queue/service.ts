@@ -2,17 +2,13 @@ import { Clock, Effect } from "effect"
 import { NotFound } from "@tks/domain/errors"
 import type { UserId } from "@tks/domain/ids"
 import {
-  ASSIGNED,
   ASSIGNED_WORK,
-  compareRankKeys,
-  expectedMastery,
   type LearningQueueEntry,
   PERSONAL_DUTY,
-  type QueueCandidate,
   QueueRankKeySchema,
-  type RankedCandidate,
-  rankQueue
+  type RankedCandidate
 } from "@tks/domain/learning-queue"
+import { rankPage } from "@tks/domain/learning-queue-page"
 import type { PageParams } from "@tks/domain/page-params"
 import type { Access } from "@tks/domain/policy"
 import { readerOf } from "../knowledge/access.js"
@@ -22,33 +18,18 @@ import { RateLimiter } from "../rate-limits/service.js"
 import type { Keyset } from "../shared/keyset.js"
 import { Links } from "../shared/links.js"
 import { type CountedPage, Pagination } from "../shared/pagination.js"
+import { type Candidate, queueCandidates } from "./candidates.js"
+import { factRows } from "./fact-rows.js"
 import { type QueueFactRow, LearningQueueRepo } from "./repo.js"
 import { traced } from "../shared/traced.js"
 
-interface Candidate extends QueueCandidate {
+/** An entry of the page: ranked, with all it shows. */
+interface PageEntry extends RankedCandidate<Candidate> {
   readonly row: QueueFactRow
 }
-type Ranked = RankedCandidate<Candidate>
 
 /** The queue is paginated by its rank key (@tks/domain/learning-queue), carried whole in the signed cursor. */
-const byRank: Keyset<Ranked["key"], Ranked> = { key: QueueRankKeySchema, keyOf: (entry) => entry.key }
-
-const candidateOf = (row: QueueFactRow): Candidate => ({
-  row,
-  id: row.id,
-  name: row.name,
-  facts: {
-    mastery: row.mastery,
-    expected: row.raci === null ? null : expectedMastery(row.raci, row.senior),
-    owed: row.owed,
-    retrainingDue: row.retraining_due,
-    started: row.started
-  },
-  raci: row.raci ?? ASSIGNED,
-  required: row.required,
-  dueAtMs: row.due_date === null ? null : row.due_date.getTime(),
-  blocked: row.blocked
-})
+const byRank: Keyset<PageEntry["key"], PageEntry> = { key: QueueRankKeySchema, keyOf: (entry) => entry.key }
 
 const roleNameOf = (row: QueueFactRow): string =>
   row.holder_type === null ? ASSIGNED_WORK : row.holder_type === "person" ? PERSONAL_DUTY : row.holder_name ?? ASSIGNED_WORK
@@ -59,8 +40,11 @@ const roleNameOf = (row: QueueFactRow): string =>
  * recomputed on every request (so entries can move between pages) and
  * limited to what the reader can open. The facts come from the person's rows
  * and the organization's topic graph (repo.ts); the types, priorities and order are the domain's
- * (`rankQueue`); pages are cut from the ranked queue after the cursor's rank
- * key, and `total` is the whole queue as ranked on this request.
+ * (`rankPage`, the order of `rankQueue`): a page is the entries ranked
+ * right after the cursor's rank key, selected without sorting the whole
+ * queue, and `total` is the whole queue's size on this request. Only the
+ * page's entries get their rows (the duty they come through, the lesson to
+ * start from, the prerequisite in the way).
  *
  * Both reads share one count of 20 a minute per access token (SPEC 8 lists
  * them in one row), taken before anything else is read.
@@ -72,53 +56,45 @@ export class LearningQueue extends Effect.Service<LearningQueue>()("@tks/core/Le
     const limiter = yield* RateLimiter
     const links = yield* Links
 
-    const view = (now: number) => ({ candidate, priority, type }: Ranked): LearningQueueEntry => {
-      const { row } = candidate
-      return {
-        topicId: row.kind === "topic" ? row.id : null,
-        topicName: row.name,
-        type,
-        priority,
-        raciRole: candidate.raci,
-        roleName: roleNameOf(row),
-        dueDate: row.due_date === null ? null : row.due_date.toISOString(),
-        overdue: candidate.dueAtMs !== null && candidate.dueAtMs < now,
-        lessonId: row.lesson_id,
-        blocked: row.blocked,
-        blockingPrerequisiteName: row.blocking_name,
-        url: row.kind === "topic" ? links.topic(row.id) : links.lesson(row.id)
-      }
-    }
+    const view = (now: number) => ({ candidate, priority, row, type }: PageEntry): LearningQueueEntry => ({
+      topicId: row.kind === "topic" ? row.id : null,
+      topicName: row.name,
+      type,
+      priority,
+      raciRole: candidate.raci,
+      roleName: roleNameOf(row),
+      dueDate: row.due_date === null ? null : row.due_date.toISOString(),
+      overdue: candidate.dueAtMs !== null && candidate.dueAtMs < now,
+      lessonId: row.lesson_id,
+      blocked: row.blocked,
+      blockingPrerequisiteName: row.blocking_name,
+      url: row.kind === "topic" ? links.topic(row.id) : links.lesson(row.id)
+    })
 
     /** One page of `userId`'s queue as the caller reads it; an empty queue for a person who has left. */
     const queuePage = (access: Access, userId: string, active: boolean, params: PageParams) =>
-      Effect.gen(function*() {
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const orgId = access.actor.organizationId
-        const now = yield* Clock.currentTimeMillis
-        // Computed at most once, and only once the cursor was read (a bad cursor is 400 before any SQL).
-        const ranked = yield* Effect.cached(
-          active
-            ? Effect.map(
-              repo.facts({ orgId, userId, reader: readerOf(access.actor), now: new Date(now) }),
-              (rows) => rankQueue(rows.map(candidateOf), now)
-            )
-            : Effect.succeed<ReadonlyArray<Ranked>>([])
+        // Set when the rows are read: after the cursor was (a bad cursor is 400 before any SQL), once per request.
+        let total = 0
+        const rows = (after: PageEntry["key"] | null, limit: number) =>
+          Effect.map(repo.sources({ orgId, userId, reader: readerOf(access.actor), now: new Date(now) }), ({ graph, person }) => {
+            const page = rankPage(queueCandidates(graph, person), now, after, limit)
+            total = page.total
+            const facts = factRows(graph, person, page.entries.map((entry) => entry.candidate))
+            return page.entries.map(({ candidate, key, priority, type }, i): PageEntry => ({ candidate, type, priority, key, row: facts[i]! }))
+          })
+        return Effect.map(
+          pagination.page({
+            // The entries depend on who reads (what they can open), so the cursor is bound to the reader too.
+            listing: ["learning-queue", orgId, userId, access.actor.userId],
+            params,
+            keyset: byRank,
+            rows: active ? rows : () => Effect.succeed<ReadonlyArray<PageEntry>>([]),
+            view: view(now)
+          }),
+          (page): CountedPage<LearningQueueEntry> => ({ ...page, total })
         )
-        const page = yield* pagination.page({
-          // The entries depend on who reads (what they can open), so the cursor is bound to the reader too.
-          listing: ["learning-queue", orgId, userId, access.actor.userId],
-          params,
-          keyset: byRank,
-          rows: (after, limit) =>
-            Effect.map(ranked, (all) => {
-              const from = after === null ? 0 : all.findIndex((entry) => compareRankKeys(entry.key, after) > 0)
-              return from < 0 ? [] : all.slice(from, from + limit)
-            }),
-          view: view(now)
-        })
-        const total = (yield* ranked).length
-        const counted: CountedPage<LearningQueueEntry> = { ...page, total }
-        return counted
       })
 
     const consume = (access: Access, report: ReportLimit) =>

@@ -60,6 +60,28 @@ const snapshotOf = (version: string, rows: ReadonlyArray<TopicRow>): TopicGraphS
   return { version, topics, lessonTopics }
 }
 
+const NO_TOPICS: ReadonlyArray<string> = []
+const bySpace = new WeakMap<TopicGraphSnapshot, ReadonlyMap<string, ReadonlyArray<string>>>()
+
+/**
+ * The topics of a space in `graph`, whatever their state (as a duty on the
+ * space reaches them), from an index built once per snapshot.
+ */
+export const topicsInSpace = (graph: TopicGraphSnapshot, spaceId: string): ReadonlyArray<string> => {
+  let index = bySpace.get(graph)
+  if (index === undefined) {
+    const built = new Map<string, Array<string>>()
+    for (const topic of graph.topics.values()) {
+      const held = built.get(topic.spaceId)
+      if (held === undefined) built.set(topic.spaceId, [topic.id])
+      else held.push(topic.id)
+    }
+    bySpace.set(graph, built)
+    index = built
+  }
+  return index.get(spaceId) ?? NO_TOPICS
+}
+
 /** Organizations whose graphs one process keeps; the least recently read goes first. */
 const CAPACITY = 64
 
