@@ -68,7 +68,7 @@ export interface PreparingClient extends pg.Client {
 
 /**
  * Whether the pool's server may hold named statements: unknown (off) until
- * its first connection says which server it is (`fromVersion`).
+ * its first connection says which server it is (`servesNamedStatements`).
  */
 export interface PreparingSwitch {
   enabled: boolean
