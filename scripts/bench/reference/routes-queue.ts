@@ -1,40 +1,13 @@
 import type { FastifyInstance } from "fastify"
 import { queueCandidates } from "@tks/core/learning-queue/candidates"
-import { factRows, type QueueFactRow } from "@tks/core/learning-queue/fact-rows"
-import type { TopicGraphSnapshot, TopicNode } from "@tks/core/learning-queue/topic-graph"
-import { ASSIGNED_WORK, PERSONAL_DUTY, type QueueRankKey } from "@tks/domain/learning-queue"
+import { factRows, type QueueFactRow, roleNameOf } from "@tks/core/learning-queue/fact-rows"
+import { snapshotOf, type TopicGraphSnapshot, type TopicRow } from "@tks/core/learning-queue/topic-graph"
+import type { QueueRankKey } from "@tks/domain/learning-queue"
 import { rankPage } from "@tks/domain/learning-queue-page"
 import { policies } from "@tks/domain/policies"
 import { authenticate, type Context, HttpError, limitOf, pageOf, positionOf, queryOf, readerOf } from "./context.js"
 import { consume } from "./statements/auth.js"
 import { personQueueRows, topicGraph } from "./statements/learning-queue.js"
-
-type GraphRow = readonly [string, string, string, boolean, ReadonlyArray<string>, ReadonlyArray<readonly [string, string, string, boolean, string]>]
-
-/** topic-graph.ts snapshotOf, plainly. */
-const snapshotOf = (version: string, rows: ReadonlyArray<GraphRow>): TopicGraphSnapshot => {
-  const topics = new Map<string, TopicNode>()
-  const lessonTopics = new Map<string, Array<string>>()
-  for (const [id, spaceId, name, live, lessonIds, prerequisites] of rows) {
-    topics.set(id, {
-      id,
-      name,
-      spaceId,
-      live,
-      lessonIds,
-      prerequisites: prerequisites.map(([pid, pname, pspace, plive, plower]) => ({ id: pid, name: pname, spaceId: pspace, live: plive, nameLower: plower }))
-    })
-    for (const lessonId of lessonIds) {
-      const covered = lessonTopics.get(lessonId)
-      if (covered === undefined) lessonTopics.set(lessonId, [id])
-      else covered.push(id)
-    }
-  }
-  return { version, topics, lessonTopics }
-}
-
-const roleNameOf = (row: QueueFactRow): string =>
-  row.holder_type === null ? ASSIGNED_WORK : row.holder_type === "person" ? PERSONAL_DUTY : row.holder_name ?? ASSIGNED_WORK
 
 const isRankKey = (key: unknown): boolean =>
   Array.isArray(key) && key.length === 7 && key.slice(0, 5).every((n) => Number.isSafeInteger(n)) &&
@@ -49,7 +22,7 @@ const isRankKey = (key: unknown): boolean =>
 export const queueRoutes = (app: FastifyInstance, ctx: Context) => {
   const graphs = new Map<string, Promise<TopicGraphSnapshot>>()
   const load = (orgId: string) => {
-    const loading = ctx.db.query<{ version: string; topics: Array<GraphRow> | null }>(topicGraph(orgId))
+    const loading = ctx.db.query<{ version: string; topics: Array<TopicRow> | null }>(topicGraph(orgId))
       .then(([row]) => snapshotOf(row!.version, row!.topics ?? []))
     graphs.set(orgId, loading)
     loading.catch(() => graphs.delete(orgId))

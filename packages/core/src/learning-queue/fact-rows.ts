@@ -1,5 +1,5 @@
 import type { RaciRole } from "@tks/domain/duty"
-import { ASSIGNED, type MasteryLevel } from "@tks/domain/learning-queue"
+import { ASSIGNED, ASSIGNED_WORK, type MasteryLevel, PERSONAL_DUTY } from "@tks/domain/learning-queue"
 import type { Candidate } from "./candidates.js"
 import type { HeldAreaDuty, HeldDutyTopic, PersonQueueRow } from "./queue-sql.js"
 import type { Prerequisite, TopicGraphSnapshot } from "./topic-graph.js"
@@ -158,3 +158,7 @@ export const factRows = (graph: TopicGraphSnapshot, person: PersonQueueRow, cand
     }
   })
 }
+
+/** The entry's `roleName`: the team or role the strongest duty is held through, a personal duty, or assigned work. */
+export const roleNameOf = (row: QueueFactRow): string =>
+  row.holder_type === null ? ASSIGNED_WORK : row.holder_type === "person" ? PERSONAL_DUTY : row.holder_name ?? ASSIGNED_WORK

@@ -1,13 +1,7 @@
 import { Clock, Effect } from "effect"
 import { NotFound } from "@tks/domain/errors"
 import type { UserId } from "@tks/domain/ids"
-import {
-  ASSIGNED_WORK,
-  type LearningQueueEntry,
-  PERSONAL_DUTY,
-  QueueRankKeySchema,
-  type RankedCandidate
-} from "@tks/domain/learning-queue"
+import { type LearningQueueEntry, QueueRankKeySchema, type RankedCandidate } from "@tks/domain/learning-queue"
 import { rankPage } from "@tks/domain/learning-queue-page"
 import type { PageParams } from "@tks/domain/page-params"
 import type { Access } from "@tks/domain/policy"
@@ -19,7 +13,7 @@ import type { Keyset } from "../shared/keyset.js"
 import { Links } from "../shared/links.js"
 import { type CountedPage, Pagination } from "../shared/pagination.js"
 import { type Candidate, queueCandidates } from "./candidates.js"
-import { factRows } from "./fact-rows.js"
+import { factRows, roleNameOf } from "./fact-rows.js"
 import { type QueueFactRow, LearningQueueRepo } from "./repo.js"
 import { traced } from "../shared/traced.js"
 
@@ -30,9 +24,6 @@ interface PageEntry extends RankedCandidate<Candidate> {
 
 /** The queue is paginated by its rank key (@tks/domain/learning-queue), carried whole in the signed cursor. */
 const byRank: Keyset<PageEntry["key"], PageEntry> = { key: QueueRankKeySchema, keyOf: (entry) => entry.key }
-
-const roleNameOf = (row: QueueFactRow): string =>
-  row.holder_type === null ? ASSIGNED_WORK : row.holder_type === "person" ? PERSONAL_DUTY : row.holder_name ?? ASSIGNED_WORK
 
 /**
  * GET /v1/me/learning-queue and GET /v1/people/{id}/learning-queue (SPEC

@@ -30,7 +30,8 @@ export interface TopicGraphSnapshot {
   readonly lessonTopics: ReadonlyMap<string, ReadonlyArray<string>>
 }
 
-type TopicRow = readonly [
+/** One topic as the graph statement returns it. */
+export type TopicRow = readonly [
   id: string,
   spaceId: string,
   name: string,
@@ -39,7 +40,8 @@ type TopicRow = readonly [
   prerequisites: ReadonlyArray<readonly [id: string, name: string, spaceId: string, live: boolean, nameLower: string]>
 ]
 
-const snapshotOf = (version: string, rows: ReadonlyArray<TopicRow>): TopicGraphSnapshot => {
+/** The snapshot of a graph statement's rows (pure: the bench's reference server builds it the same way). */
+export const snapshotOf = (version: string, rows: ReadonlyArray<TopicRow>): TopicGraphSnapshot => {
   const topics = new Map<string, TopicNode>()
   const lessonTopics = new Map<string, Array<string>>()
   for (const [id, spaceId, name, live, lessonIds, prerequisites] of rows) {
