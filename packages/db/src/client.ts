@@ -173,8 +173,7 @@ export const DatabaseLive: Layer.Layer<
     })
     // A URL that does not parse fails here, at once, not after the retries.
     yield* sessionUrl(url, config.statementTimeout)
-    // PGlite is one session behind all its sockets: names prepared on one would collide on another.
-    const settings = Option.isSome(config.url) ? config : { ...config, preparedStatements: 0 }
-    return clientContext(yield* retryFirstConnection(url, config.startTimeout, makePgClient(url, settings)))
+    // On PGlite the pool prepares nothing: its first query tells it which server it is on.
+    return clientContext(yield* retryFirstConnection(url, config.startTimeout, makePgClient(url, config)))
   })
 ).pipe(Layer.provide(Reactivity.layer))

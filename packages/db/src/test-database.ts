@@ -177,16 +177,8 @@ export const testDatabaseLayer = (
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, ProvisionError | MigrationError> =>
   Layer.scopedContext(
     Effect.gen(function*() {
-      const onServer = Option.isSome(Option.filter(
-        yield* Config.option(Config.string(TEST_DATABASE_ENV)),
-        (url) => url.trim() !== ""
-      ))
-      // As production runs: statements prepared on a PostgreSQL server, never on PGlite.
-      const settings: PoolSettings = {
-        ...TEST_POOL,
-        preparedStatements: onServer ? DEFAULT_PREPARED_STATEMENTS : 0,
-        ...options.pool
-      }
+      // As production runs: statements prepared on a PostgreSQL server (the pool leaves PGlite alone).
+      const settings: PoolSettings = { ...TEST_POOL, preparedStatements: DEFAULT_PREPARED_STATEMENTS, ...options.pool }
       const connections = embeddedConnectionLimit(settings.poolMax)
       const url = yield* (options.migrations === undefined
         ? provisionMigratedTestDatabase(connections)
