@@ -8,6 +8,7 @@ import { DatabaseHealth } from "@tks/db/health"
 import { EmbeddedMaintenanceLive } from "@tks/db/maintenance"
 import { MigrationsLive } from "@tks/db/migrate"
 import { AdaptersLive } from "./adapters.js"
+import { accessLog } from "./http/access-log.js"
 import { createHttpServer } from "./http/node-server.js"
 import { HttpRoutes } from "./http/routes.js"
 import { LoggingLive } from "./observability/logging.js"
@@ -38,7 +39,7 @@ const main = Effect.gen(function*() {
   )
   // The listener opens only once every service is built: a request that
   // arrived before the router was attached would hang, not wait.
-  const Server = HttpLayerRouter.serve(HttpRoutes, { disableListenLog: true }).pipe(
+  const Server = HttpLayerRouter.serve(HttpRoutes, { disableListenLog: true, disableLogger: true, middleware: accessLog }).pipe(
     Layer.provide(NodeHttpServer.layer(createHttpServer, { port: config.port, host: config.host })),
     Layer.provideMerge(Services)
   )

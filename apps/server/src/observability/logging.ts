@@ -1,5 +1,6 @@
 import { Config, Effect, HashMap, Layer, Logger, LogLevel } from "effect"
 import { setting, withEnvironmentDefault } from "../config.js"
+import { jsonLineLogger } from "./json-lines.js"
 import { redactQuery } from "./redaction.js"
 
 /**
@@ -63,31 +64,39 @@ const writerFor = (stream: Stream) =>
 
 const formattedLogger = (format: LogFormat, stream: Stream): Logger.Logger<unknown, void> => {
   if (format === "pretty") return Logger.prettyLogger({ stderr: stream === "stderr" })
-  const text = format === "json" ? Logger.jsonLogger : Logger.logfmtLogger
+  const text = format === "json" ? jsonLineLogger : Logger.logfmtLogger
   return Logger.map(text, writerFor(stream))
 }
 
 const redactText = (value: unknown): unknown => typeof value === "string" ? redactQuery(value) : value
 
-// Only text with a `=` can hold a credential parameter (redactQuery): most lines have none, and keep their annotations.
-const mayHoldCredentials = (annotations: HashMap.HashMap<string, unknown>): boolean => {
+// Only text with a `=` can hold a credential parameter (redactQuery): most lines have none, and are passed on as they are.
+const mayHoldCredential = (value: unknown): boolean => typeof value === "string" && value.includes("=")
+
+const annotationsMayHoldCredentials = (annotations: HashMap.HashMap<string, unknown>): boolean => {
   for (const value of HashMap.values(annotations)) {
-    if (typeof value === "string" && value.includes("=")) return true
+    if (mayHoldCredential(value)) return true
   }
   return false
 }
 
 /**
  * No credential passed in a URL's query reaches a log line: the access
- * log's `http.url` annotation (written by the platform) and any other text
- * annotation or message have those values replaced (./redaction.ts).
+ * log's `http.url` annotation and any other text annotation or message have
+ * those values replaced (./redaction.ts).
  */
 const withoutUrlCredentials = (logger: Logger.Logger<unknown, void>): Logger.Logger<unknown, void> =>
-  Logger.mapInputOptions(logger, (options: Logger.Logger.Options<unknown>) => ({
-    ...options,
-    message: Array.isArray(options.message) ? options.message.map(redactText) : redactText(options.message),
-    annotations: mayHoldCredentials(options.annotations) ? HashMap.map(options.annotations, redactText) : options.annotations
-  }))
+  Logger.make((options) => {
+    const message = options.message
+    const messageMay = Array.isArray(message) ? message.some(mayHoldCredential) : mayHoldCredential(message)
+    const annotationsMay = annotationsMayHoldCredentials(options.annotations)
+    if (!messageMay && !annotationsMay) return logger.log(options)
+    return logger.log({
+      ...options,
+      message: Array.isArray(message) ? message.map(redactText) : redactText(message),
+      annotations: annotationsMay ? HashMap.map(options.annotations, redactText) : options.annotations
+    })
+  })
 
 const loggerOf = (format: LogFormat, stream: Stream) => withoutUrlCredentials(formattedLogger(format, stream))
 

@@ -2,6 +2,7 @@ import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpApiScalar, 
 import { NodeHttpServer } from "@effect/platform-node"
 import { ConfigProvider, Effect, Layer, List, Logger, LogLevel, Schema } from "effect"
 import { Text } from "@tks/domain/text"
+import { accessLog } from "../../src/http/access-log.js"
 import { EdgeLive } from "../../src/http/edge.js"
 import { routesOfApi } from "../../src/http/method-not-allowed.js"
 import { createHttpServer } from "../../src/http/node-server.js"
@@ -61,7 +62,7 @@ export const probeServer = (env: Record<string, string> = {}, options: { readonl
       Docs,
       EdgeLive({ routes: [...routesOfApi(ProbeApi), { method: "GET", path: "/defect" }, { method: "GET", path: "/docs" }], docsPaths: ["/docs"] })
     ),
-    { disableListenLog: true }
+    { disableListenLog: true, disableLogger: true, middleware: accessLog }
   ).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
     Layer.provide(options.tracing === false ? Layer.setTracerEnabled(false) : Layer.empty),
