@@ -1,8 +1,10 @@
 import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import type { AccessTokenId, OrganizationId, TeamId, UserId } from "@tks/domain/ids"
 import { type CountedColumns, RateLimitRepo } from "../rate-limits/repo.js"
 import type { RateLimitRule } from "../rate-limits/rules.js"
+import { compiledOnce } from "../shared/compiled-once.js"
 import type { MemberStatus, OrgRole, Scope, TeamRole } from "@tks/domain/roles"
 
 export interface TokenOwnerRow {
@@ -53,7 +55,7 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
      * Also records the token's use, in the same statement: last_used_at is
      * kept to the minute, so a busy token is not a write per request.
      */
-    const findLiveToken = (tokenHash: string, perToken: RateLimitRule) =>
+    const liveTokenCounted = (tokenHash: string, perToken: RateLimitRule) =>
       sql<TokenOwnerRow & CountedColumns>`
         WITH token AS (${liveToken(tokenHash)}), counted AS (
           ${rateLimits.countIn(sql`SELECT org_id, token_id AS subject FROM token`, perToken.name, perToken.windows, 1)}
@@ -61,13 +63,23 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
           UPDATE access_tokens a SET last_used_at = now()
           FROM token WHERE token.last_used_stale AND a.org_id = token.org_id AND a.id = token.token_id
         )
-        SELECT token.*, counted.hits, counted.refused, counted.now_ms FROM token CROSS JOIN counted`.pipe(
-        Effect.map((rows) => rows[0])
-      )
+        SELECT token.*, counted.hits, counted.refused, counted.now_ms FROM token CROSS JOIN counted`
+
+    // Every authenticated request runs these: their text is compiled once (per rule).
+    const countedFor = new WeakMap<RateLimitRule, (tokenHash: string) => Effect.Effect<ReadonlyArray<TokenOwnerRow & CountedColumns>, SqlError>>()
+    const uncounted = compiledOnce(sql, liveToken)
+
+    const findLiveToken = (tokenHash: string, perToken: RateLimitRule) => {
+      let counted = countedFor.get(perToken)
+      if (counted === undefined) {
+        counted = compiledOnce(sql, (hash) => liveTokenCounted(hash, perToken))
+        countedFor.set(perToken, counted)
+      }
+      return Effect.map(counted(tokenHash), (rows) => rows[0])
+    }
 
     /** The token's owner as they are now, counting nothing: for a request already counted. */
-    const findLiveTokenUncounted = (tokenHash: string) =>
-      liveToken(tokenHash).pipe(Effect.map((rows) => rows[0]))
+    const findLiveTokenUncounted = (tokenHash: string) => Effect.map(uncounted(tokenHash), (rows) => rows[0])
 
     const insert = (row: {
       readonly orgId: OrganizationId

@@ -28,14 +28,14 @@ export const memberView = (row: MemberRow, full: boolean): Member => {
     companyRoles: row.company_roles,
     teams: row.teams
   }
+  // Added to the same object, not spread into a new one: this runs for every row of a page.
   return full
-    ? {
-      ...base,
+    ? Object.assign(base, {
       phone: row.phone,
       directoryManaged: row.directory_managed,
       deactivatedAt: isoOrNull(row.deactivated_at),
       reportsTo: managerOf(row)
-    }
+    })
     : base
 }
 
