@@ -5,6 +5,7 @@ import { PgClient } from "@effect/sql-pg"
 import { type ConfigError, Context, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import pg from "pg"
 import { DatabaseConfig, type PoolSettings } from "./config.js"
+import { registerPool } from "./direct.js"
 import { startEmbedded } from "./embedded.js"
 import type { EmbeddedDatabaseError } from "./embedded-error.js"
 import { type DatabaseUnreachableError, retryFirstConnection } from "./first-connection.js"
@@ -135,8 +136,16 @@ export const makePgClient = (
   url: Redacted.Redacted,
   settings: PoolSettings
 ): Effect.Effect<PgClient.PgClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
-  Effect.flatMap(sessionUrl(url, settings.statementTimeout), (withSession) =>
-    PgClient.fromPool({ acquire: makePool(withSession, settings), applicationName: "tks" }))
+  Effect.flatMap(sessionUrl(url, settings.statementTimeout), (withSession) => {
+    let pool: pg.Pool | undefined
+    const acquire = Effect.tap(makePool(withSession, settings), (made) => {
+      pool = made
+    })
+    // Statements run `direct` (./direct.ts) go to the same pool.
+    return Effect.tap(PgClient.fromPool({ acquire, applicationName: "tks" }), (client) => {
+      if (pool !== undefined) registerPool(client, pool)
+    })
+  })
 
 export const clientContext = (client: PgClient.PgClient) =>
   Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClient.SqlClient, client))

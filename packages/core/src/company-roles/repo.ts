@@ -6,6 +6,7 @@ import type { CompanyRoleId, OrganizationId } from "@tks/domain/ids"
 import { lessonReadable, type Reader, topicVisible } from "../knowledge/access.js"
 import { byName } from "../shared/keyset.js"
 import { containsPattern } from "../shared/text-search.js"
+import { direct } from "@tks/db/direct"
 
 export interface CompanyRoleRow {
   readonly id: string
@@ -39,14 +40,14 @@ export class CompanyRolesRepo extends Effect.Service<CompanyRolesRepo>()("@tks/c
       readonly after: readonly [string, string] | null
       readonly limit: number
     }) =>
-      sql<CompanyRoleRow>`
+      direct(sql, sql<CompanyRoleRow>`
         SELECT ${columns}
         FROM company_roles r
         WHERE r.org_id = ${input.orgId}
           ${input.query === null ? sql`` : sql`AND r.sort_name LIKE lower(${containsPattern(input.query)}) ESCAPE '\\'`}
           ${byName.after(sql, "r", input.after)}
         ORDER BY r.sort_name, r.id
-        LIMIT ${input.limit}`
+        LIMIT ${input.limit}`)
 
     /**
      * One role with its curriculum (position order; entries the reader cannot

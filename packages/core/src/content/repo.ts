@@ -6,6 +6,7 @@ import type { ContentId, OrganizationId } from "@tks/domain/ids"
 import { contentVisible, itemLive, lessonReadable, type Reader, topicVisible } from "../knowledge/access.js"
 import { newestFirst } from "../shared/keyset.js"
 import { titleHasEveryWord } from "../shared/text-search.js"
+import { direct } from "@tks/db/direct"
 
 export interface ContentRow {
   readonly id: string
@@ -72,7 +73,7 @@ export class ContentRepo extends Effect.Service<ContentRepo>()("@tks/core/Conten
       readonly after: readonly [string, string] | null
       readonly limit: number
     }) =>
-      sql<ContentPageRow>`
+      direct(sql, sql<ContentPageRow>`
         SELECT ${columns}, ${newestFirst.column(sql, "c")}
         FROM content c
         WHERE c.org_id = ${input.orgId} AND ${contentVisible(sql, input.reader, "c")}
@@ -80,7 +81,7 @@ export class ContentRepo extends Effect.Service<ContentRepo>()("@tks/core/Conten
           ${titleHasEveryWord(sql, "c", input.words)}
           ${newestFirst.after(sql, "c", input.after)}
         ORDER BY c.created_at DESC, c.id DESC
-        LIMIT ${input.limit}`
+        LIMIT ${input.limit}`)
 
     const visible = (orgId: OrganizationId, contentId: ContentId, reader: Reader) =>
       sql`c.org_id = ${orgId} AND c.id = ${contentId} AND ${contentVisible(sql, reader, "c")}`

@@ -5,6 +5,7 @@ import { entityTypeOrder } from "@tks/domain/duty"
 import type { OrganizationId } from "@tks/domain/ids"
 import { type Reader, spaceVisible } from "../knowledge/access.js"
 import type { Keyset } from "../shared/keyset.js"
+import { direct } from "@tks/db/direct"
 
 /**
  * Where a duty row sits in the listing: entity type (TOPIC, ITEM, SPACE,
@@ -98,7 +99,7 @@ export class HolderDutiesRepo extends Effect.Service<HolderDutiesRepo>()("@tks/c
       const reach = branches.reduce((all, branch) => sql`${all} UNION ALL ${branch}`)
       const after = input.after
 
-      return sql<DutyEntryRow>`
+      return direct(sql, sql<DutyEntryRow>`
         WITH RECURSIVE
         duty AS MATERIALIZED (
           SELECT d.id, d.raci, d.entity_type, d.entity_id, d.tier_qualifier, d.tier_id,
@@ -190,7 +191,7 @@ export class HolderDutiesRepo extends Effect.Service<HolderDutiesRepo>()("@tks/c
           CASE WHEN role_path.has_tiers AND p.tier_qualifier <> 'ALL' THEN tier.label END AS tier_label
         FROM page p CROSS JOIN role_path
         LEFT JOIN advancement_tiers tier ON tier.org_id = ${orgId} AND tier.id = p.tier_id
-        ORDER BY p.type_ord, p.sort_name, p.entity_id COLLATE "C", p.raci_ord, p.inherited_key, p.duty_id COLLATE "C"`
+        ORDER BY p.type_ord, p.sort_name, p.entity_id COLLATE "C", p.raci_ord, p.inherited_key, p.duty_id COLLATE "C"`)
     }
 
     return { page } as const

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import type { MemberStatus } from "@tks/domain/roles"
 import { type PersonQueueRow, personQueueRows, type QueueInput } from "./queue-sql.js"
 import { TopicGraph, type TopicGraphSnapshot } from "./topic-graph.js"
+import { direct } from "@tks/db/direct"
 
 export type { QueueFactRow } from "./fact-rows.js"
 
@@ -44,7 +45,7 @@ export class LearningQueueRepo extends Effect.Service<LearningQueueRepo>()("@tks
      * (queue-sql.ts) and the organization's topic graph at the version they saw (topic-graph.ts).
      */
     const sources = (input: QueueInput): Effect.Effect<QueueSources, SqlError> =>
-      Effect.flatMap(personQueueRows(sql, input), ([person]) =>
+      Effect.flatMap(direct(sql, personQueueRows(sql, input)), ([person]) =>
         Effect.map(graphs.at(input.orgId, person!.graph_version), (graph): QueueSources => ({ person: person!, graph })))
 
     return { person, sources } as const

@@ -6,6 +6,7 @@ import type { MemberStatusFilter } from "@tks/domain/member"
 import type { MemberStatus, OrgRole, TeamRole } from "@tks/domain/roles"
 import { byName, newestFirst } from "../shared/keyset.js"
 import { containsPattern } from "../shared/text-search.js"
+import { direct } from "@tks/db/direct"
 
 /** The manager columns every member-like row carries (see `managerOf`). */
 export interface ManagerColumns {
@@ -129,12 +130,15 @@ export class MembersRepo extends Effect.Service<MembersRepo>()("@tks/core/Member
 
     /** One page of members by name, with their roles, teams and manager, in one query. */
     const memberPage = (filter: PeopleFilter, key: readonly [string, string] | null, limit: number) =>
-      sql<MemberRow>`
+      direct(
+        sql,
+        sql<MemberRow>`
         SELECT ${memberColumns}
         FROM users u ${managerJoin}
         WHERE ${where(filter)} ${byName.after(sql, "u", key)}
         ORDER BY u.sort_name, u.id
         LIMIT ${limit}`
+      )
 
     /** One person of the organization at any status. */
     const member = (orgId: OrganizationId, userId: UserId) =>
@@ -150,13 +154,13 @@ export class MembersRepo extends Effect.Service<MembersRepo>()("@tks/core/Member
      * kept count (migration 0016); any other filter counts its rows.
      */
     const count = (filter: PeopleFilter) =>
-      sql<{ total: number; team_known: boolean }>`
+      direct(sql, sql<{ total: number; team_known: boolean }>`
         SELECT ${totalOf(filter)} AS total,
           ${
         filter.teamId === null
           ? sql`true`
           : sql`EXISTS (SELECT 1 FROM teams t WHERE t.org_id = ${filter.orgId} AND t.id = ${filter.teamId})`
-      } AS team_known`.pipe(Effect.map((rows) => rows[0] ?? { total: 0, team_known: false }))
+      } AS team_known`).pipe(Effect.map((rows) => rows[0] ?? { total: 0, team_known: false }))
 
     /** One page of reporting lines by name. */
     const reportingLinePage = (filter: PeopleFilter, key: readonly [string, string] | null, limit: number) =>

@@ -1,6 +1,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect } from "effect"
 import type { RateLimitWindow } from "@tks/domain/rate-limit"
+import { direct } from "@tks/db/direct"
 
 export interface CounterKey {
   readonly orgId: string
@@ -71,7 +72,7 @@ export class RateLimitRepo extends Effect.Service<RateLimitRepo>()("@tks/core/Ra
 
     /** Counts `cost` for one key (see `countIn`). */
     const consume = (key: CounterKey, windows: ReadonlyArray<RateLimitWindow>, cost: number) =>
-      countIn(sql`SELECT ${key.orgId}::text AS org_id, ${key.subject}::text AS subject`, key.rule, windows, cost).pipe(
+      direct(sql, countIn(sql`SELECT ${key.orgId}::text AS org_id, ${key.subject}::text AS subject`, key.rule, windows, cost)).pipe(
         Effect.map((rows) => countedOf(rows[0]!))
       )
 

@@ -5,6 +5,7 @@ import type { OrganizationId } from "@tks/domain/ids"
 import { snippetMarks } from "@tks/domain/search"
 import { PLANNED_PER_CALL } from "@tks/db/planned-per-call"
 import { contentVisible, itemLive, type Reader, topicVisible } from "../knowledge/access.js"
+import { direct } from "@tks/db/direct"
 
 /** A result row before its view: `raw_snippet` carries ts_headline's markers (snippetMarks). */
 export interface HitRow {
@@ -97,7 +98,7 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("@tks/core/SearchRe
      */
     // Planned per call: which plan is best depends on the words searched for (a generic plan made some 10 times slower).
     const decorate = (input: SearchInput, page: Fragment) =>
-      sql<HitRow>`${sql.literal(PLANNED_PER_CALL)}
+      direct(sql, sql<HitRow>`${sql.literal(PLANNED_PER_CALL)}
         WITH RECURSIVE page AS MATERIALIZED (${page}),
         -- Items of the page's topics out of the live graph: archived or superseded ones and all below them.
         dead AS (
@@ -133,7 +134,7 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("@tks/core/SearchRe
             ELSE ts_headline('english', text, ${tsQuery(input.text)}, ${excerpts})
           END AS raw_snippet
         FROM source
-        ORDER BY relevance DESC, type, id`
+        ORDER BY relevance DESC, type, id`)
 
     const union = (branches: ReadonlyArray<Fragment | null>) => {
       const present = branches.filter((branch): branch is Fragment => branch !== null)

@@ -1,6 +1,7 @@
 import type { SqlClient, Statement } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Effect } from "effect"
+import { direct } from "@tks/db/direct"
 
 // Stands for the one value that changes between calls while the text is compiled.
 const SLOT = "\u0000compiled-once-slot\u0000"
@@ -14,7 +15,8 @@ const SLOT = "\u0000compiled-once-slot\u0000"
  * fragment on every call. For the token check, which every authenticated
  * request runs, that was a third of the statement's cost in Node. The text
  * sent is exactly the one `build` would give (the same prepared statement);
- * `build` must use its value as one plain parameter, and only there.
+ * `build` must use its value as one plain parameter, and only there. It runs
+ * `direct` (@tks/db/direct).
  */
 export const compiledOnce = <A extends object>(
   sql: SqlClient.SqlClient,
@@ -32,6 +34,6 @@ export const compiledOnce = <A extends object>(
     }
     const params = compiled.params.slice()
     params[compiled.slot] = value
-    return sql.unsafe<A>(compiled.text, params)
+    return direct(sql, sql.unsafe<A>(compiled.text, params))
   }
 }

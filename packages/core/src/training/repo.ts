@@ -4,6 +4,7 @@ import type { EnrollmentId, OrganizationId, UserId } from "@tks/domain/ids"
 import type { QuestionResult } from "@tks/domain/quiz"
 import type { ObligationItemType } from "@tks/domain/training"
 import { newestFirstBy } from "../shared/keyset.js"
+import { direct } from "@tks/db/direct"
 
 export interface ObligationRow {
   readonly id: string
@@ -63,7 +64,7 @@ export class TrainingRepo extends Effect.Service<TrainingRepo>()("@tks/core/Trai
 
     /** Active and completed obligations, newest first (obligations_by_user); overdue by the database's clock. */
     const obligations = (orgId: OrganizationId, userId: UserId) =>
-      sql<ObligationRow>`
+      direct(sql, sql<ObligationRow>`
         SELECT o.id, o.item_type, o.item_id, COALESCE(l.title, t.name, i.name, '') AS item_name,
           o.required, o.status, o.due_date,
           (o.status = 'active' AND o.due_date IS NOT NULL AND o.due_date < now()) AS overdue,
@@ -73,14 +74,14 @@ export class TrainingRepo extends Effect.Service<TrainingRepo>()("@tks/core/Trai
         LEFT JOIN topics t ON o.item_type = 'topic' AND t.org_id = o.org_id AND t.id = o.item_id
         LEFT JOIN items i ON o.item_type = 'item' AND i.org_id = o.org_id AND i.id = o.item_id
         WHERE o.org_id = ${orgId} AND o.user_id = ${userId} AND o.status IN ('active', 'completed')
-        ORDER BY o.created_at DESC, o.id DESC`
+        ORDER BY o.created_at DESC, o.id DESC`)
 
     /**
      * Enrollments newest first (enrollments_newest). The due date is the
      * person's obligation for the lesson: the active one, else the latest.
      */
     const enrollments = (orgId: OrganizationId, userId: UserId) =>
-      sql<EnrollmentRow>`
+      direct(sql, sql<EnrollmentRow>`
         SELECT e.id, e.lesson_id, l.title, e.status, e.completed_at, e.score, e.enrolled_at,
           (SELECT o.due_date FROM obligations o
             WHERE o.org_id = e.org_id AND o.user_id = e.user_id AND o.item_type = 'lesson' AND o.item_id = e.lesson_id
@@ -89,7 +90,7 @@ export class TrainingRepo extends Effect.Service<TrainingRepo>()("@tks/core/Trai
         FROM enrollments e
         JOIN lessons l ON l.org_id = e.org_id AND l.id = e.lesson_id
         WHERE e.org_id = ${orgId} AND e.user_id = ${userId}
-        ORDER BY e.enrolled_at DESC, e.id DESC`
+        ORDER BY e.enrolled_at DESC, e.id DESC`)
 
     /** Whose enrollment this is (undefined when the organization has none by that id). */
     const enrollmentLearner = (orgId: OrganizationId, enrollmentId: EnrollmentId) =>
