@@ -57,7 +57,7 @@ export const compare = async (argv: ReadonlyArray<string>) => {
       "database-url": { type: "string" },
       rounds: { type: "string", default: "3" },
       seconds: { type: "string", default: "4" },
-      "warm-up": { type: "string", default: "1" },
+      "warm-up": { type: "string", default: "5" },
       connections: { type: "string", default: "16" },
       only: { type: "string" },
       people: { type: "string", default: "20000" },
