@@ -7,6 +7,8 @@ export const shared = defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    sequence: { concurrent: false }
+    sequence: { concurrent: false },
+    // Every answer the HTTP transport sends as it is is checked against its schema's encoding (apps/server/src/http/wire-answers.ts).
+    env: { TKS_WIRE_CHECK: "1" }
   }
 })

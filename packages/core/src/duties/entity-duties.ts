@@ -14,16 +14,15 @@ const absent: Record<EntityType, string> = {
   CATEGORY: "No such category"
 }
 
-const view = (row: EntityDutyEntryRow): EntityDutyRow => {
-  const base = {
-    holder: { type: row.holder_type, id: row.holder_id, name: row.holder_name },
-    role: row.raci,
-    inheritedFrom: row.depth === 0 ? null : { entityType: row.via_type, entityId: row.via_id },
-    tierQualifier: row.tier_qualifier,
-    advancementTierLabel: row.tier_qualifier === "ALL" ? null : row.tier_label
-  }
-  return row.tier_qualifier === "ALL" || row.tier_id === null ? base : { ...base, advancementTierId: row.tier_id }
-}
+// The keys in the wire schema's order: the answer is sent as built (apps/server wire answers).
+const view = (row: EntityDutyEntryRow): EntityDutyRow => ({
+  holder: { type: row.holder_type, id: row.holder_id, name: row.holder_name },
+  role: row.raci,
+  inheritedFrom: row.depth === 0 ? null : { entityType: row.via_type, entityId: row.via_id },
+  tierQualifier: row.tier_qualifier,
+  ...(row.tier_qualifier === "ALL" || row.tier_id === null ? {} : { advancementTierId: row.tier_id }),
+  advancementTierLabel: row.tier_qualifier === "ALL" ? null : row.tier_label
+})
 
 /**
  * The duties on one entity, inherited ones included (SPEC 4.10 get_duties):

@@ -19,21 +19,20 @@ export class HolderDuties extends Effect.Service<HolderDuties>()("@tks/core/Hold
     const pagination = yield* Pagination
     const links = yield* Links
 
-    const view = (row: DutyEntryRow): DutyRow => {
-      const base = {
-        role: row.raci,
-        entityType: row.entity_type,
-        entityId: row.entity_id,
-        entityName: row.entity_name,
-        inheritedFrom: row.inherited_type === null || row.inherited_id === null
-          ? null
-          : { entityType: row.inherited_type, entityId: row.inherited_id },
-        tierQualifier: row.tier_qualifier,
-        advancementTierLabel: row.tier_qualifier === "ALL" ? null : row.tier_label,
-        url: links.entity(row.entity_type, row.entity_id)
-      }
-      return row.tier_qualifier === "ALL" || row.tier_id === null ? base : { ...base, advancementTierId: row.tier_id }
-    }
+    // The keys in the wire schema's order: the answer is sent as built (apps/server wire answers).
+    const view = (row: DutyEntryRow): DutyRow => ({
+      role: row.raci,
+      entityType: row.entity_type,
+      entityId: row.entity_id,
+      entityName: row.entity_name,
+      inheritedFrom: row.inherited_type === null || row.inherited_id === null
+        ? null
+        : { entityType: row.inherited_type, entityId: row.inherited_id },
+      tierQualifier: row.tier_qualifier,
+      ...(row.tier_qualifier === "ALL" || row.tier_id === null ? {} : { advancementTierId: row.tier_id }),
+      advancementTierLabel: row.tier_qualifier === "ALL" ? null : row.tier_label,
+      url: links.entity(row.entity_type, row.entity_id)
+    })
 
     /** `listing` names the endpoint the cursor is bound to. */
     const page = (

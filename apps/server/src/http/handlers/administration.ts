@@ -1,10 +1,10 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { Administration } from "@tks/core/administration/service"
 import { asCaller } from "../as-caller.js"
+import { group } from "../wire-answers.js"
 
-export const AdministrationHandlers = HttpApiBuilder.group(Api, "administration", (handlers) =>
+export const AdministrationHandlers = group(Api, "administration", (handlers) =>
   Effect.gen(function*() {
     const administration = yield* Administration
     return handlers

@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { Assigning } from "@tks/core/assigning/service"
 import { asCaller } from "../as-caller.js"
 import { withRateLimitHeaders } from "../rate-limit.js"
+import { group } from "../wire-answers.js"
 
-export const AssigningHandlers = HttpApiBuilder.group(Api, "assigning", (handlers) =>
+export const AssigningHandlers = group(Api, "assigning", (handlers) =>
   Effect.gen(function*() {
     const assigning = yield* Assigning
     return handlers

@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { CompanyRoles } from "@tks/core/company-roles/service"
 import { CompanyRoleId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
+import { group } from "../wire-answers.js"
 
-export const CompanyRolesHandlers = HttpApiBuilder.group(Api, "companyRoles", (handlers) =>
+export const CompanyRolesHandlers = group(Api, "companyRoles", (handlers) =>
   Effect.gen(function*() {
     const roles = yield* CompanyRoles
     return handlers

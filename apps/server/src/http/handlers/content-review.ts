@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { ContentReview } from "@tks/core/content-review/service"
 import { ReviewRequestId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
+import { group } from "../wire-answers.js"
 
-export const ContentReviewHandlers = HttpApiBuilder.group(Api, "contentReview", (handlers) =>
+export const ContentReviewHandlers = group(Api, "contentReview", (handlers) =>
   Effect.gen(function*() {
     const review = yield* ContentReview
     const idOf = (path: { readonly id: string }) => ReviewRequestId.make(path.id)

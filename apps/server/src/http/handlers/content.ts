@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { ContentLibrary } from "@tks/core/content/service"
 import { ContentId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
+import { group } from "../wire-answers.js"
 
-export const ContentHandlers = HttpApiBuilder.group(Api, "content", (handlers) =>
+export const ContentHandlers = group(Api, "content", (handlers) =>
   Effect.gen(function*() {
     const library = yield* ContentLibrary
     return handlers

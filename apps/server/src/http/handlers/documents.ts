@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { Documents } from "@tks/core/intake/documents"
 import { asCaller } from "../as-caller.js"
 import { withRateLimitHeaders } from "../rate-limit.js"
+import { group } from "../wire-answers.js"
 
-export const DocumentsHandlers = HttpApiBuilder.group(Api, "documents", (handlers) =>
+export const DocumentsHandlers = group(Api, "documents", (handlers) =>
   Effect.gen(function*() {
     const documents = yield* Documents
     return handlers

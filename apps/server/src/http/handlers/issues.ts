@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { DataQualityIssues } from "@tks/core/issues/service"
 import { IssueId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
+import { group } from "../wire-answers.js"
 
-export const IssuesHandlers = HttpApiBuilder.group(Api, "issues", (handlers) =>
+export const IssuesHandlers = group(Api, "issues", (handlers) =>
   Effect.gen(function*() {
     const issues = yield* DataQualityIssues
     return handlers

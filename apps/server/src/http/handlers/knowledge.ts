@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { KnowledgeGraph } from "@tks/core/knowledge/service"
 import { CategoryId, ItemId, SpaceId, TopicId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
+import { group } from "../wire-answers.js"
 
-export const KnowledgeHandlers = HttpApiBuilder.group(Api, "knowledge", (handlers) =>
+export const KnowledgeHandlers = group(Api, "knowledge", (handlers) =>
   Effect.gen(function*() {
     const graph = yield* KnowledgeGraph
     return handlers

@@ -1,12 +1,12 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { LearningQueue } from "@tks/core/learning-queue/service"
 import { UserId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
 import { withRateLimitHeaders } from "../rate-limit.js"
+import { group } from "../wire-answers.js"
 
-export const LearningQueueHandlers = HttpApiBuilder.group(Api, "learningQueue", (handlers) =>
+export const LearningQueueHandlers = group(Api, "learningQueue", (handlers) =>
   Effect.gen(function*() {
     const queue = yield* LearningQueue
     return handlers

@@ -1,11 +1,12 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { Learning } from "@tks/core/learning/service"
 import { PopQuizLearner } from "@tks/core/pop-quizzes/learner"
 import { asCaller } from "../as-caller.js"
+import { group } from "../wire-answers.js"
 
-export const LearningHandlers = HttpApiBuilder.group(Api, "learning", (handlers) =>
+export const LearningHandlers = group(Api, "learning", (handlers) =>
   Effect.gen(function*() {
     const learning = yield* Learning
     const popQuizzes = yield* PopQuizLearner

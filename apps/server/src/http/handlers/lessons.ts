@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { Lessons } from "@tks/core/lessons/service"
 import { LessonId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
+import { group } from "../wire-answers.js"
 
-export const LessonsHandlers = HttpApiBuilder.group(Api, "lessons", (handlers) =>
+export const LessonsHandlers = group(Api, "lessons", (handlers) =>
   Effect.gen(function*() {
     const lessons = yield* Lessons
     return handlers

@@ -1,12 +1,12 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { MemberProgressList } from "@tks/core/members/progress"
 import { Members } from "@tks/core/members/service"
 import { UserId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
+import { group } from "../wire-answers.js"
 
-export const MembersHandlers = HttpApiBuilder.group(Api, "members", (handlers) =>
+export const MembersHandlers = group(Api, "members", (handlers) =>
   Effect.gen(function*() {
     const members = yield* Members
     const progress = yield* MemberProgressList

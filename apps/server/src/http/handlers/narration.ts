@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { Narration } from "@tks/core/narration/service"
 import { asCaller } from "../as-caller.js"
 import { withRateLimitHeaders } from "../rate-limit.js"
+import { group } from "../wire-answers.js"
 
-export const NarrationHandlers = HttpApiBuilder.group(Api, "narration", (handlers) =>
+export const NarrationHandlers = group(Api, "narration", (handlers) =>
   Effect.gen(function*() {
     const narration = yield* Narration
     return handlers

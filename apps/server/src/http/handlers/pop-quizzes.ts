@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { PopQuizSending } from "@tks/core/pop-quizzes/send"
@@ -6,8 +5,9 @@ import { PopQuizReads } from "@tks/core/pop-quizzes/service"
 import { PopQuizId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
 import { withRateLimitHeaders } from "../rate-limit.js"
+import { group } from "../wire-answers.js"
 
-export const PopQuizzesHandlers = HttpApiBuilder.group(Api, "popQuizzes", (handlers) =>
+export const PopQuizzesHandlers = group(Api, "popQuizzes", (handlers) =>
   Effect.gen(function*() {
     const reads = yield* PopQuizReads
     const sending = yield* PopQuizSending

@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { ThirdParties } from "@tks/core/third-parties/service"
 import { ThirdPartyId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
+import { group } from "../wire-answers.js"
 
-export const ThirdPartiesHandlers = HttpApiBuilder.group(Api, "thirdParties", (handlers) =>
+export const ThirdPartiesHandlers = group(Api, "thirdParties", (handlers) =>
   Effect.gen(function*() {
     const thirdParties = yield* ThirdParties
     return handlers

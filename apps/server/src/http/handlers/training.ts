@@ -1,12 +1,12 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { PopQuizReads } from "@tks/core/pop-quizzes/service"
 import { Training } from "@tks/core/training/service"
 import { EnrollmentId, UserId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
+import { group } from "../wire-answers.js"
 
-export const TrainingHandlers = HttpApiBuilder.group(Api, "training", (handlers) =>
+export const TrainingHandlers = group(Api, "training", (handlers) =>
   Effect.gen(function*() {
     const training = yield* Training
     const popQuizzes = yield* PopQuizReads
