@@ -19,7 +19,7 @@ const CPU_TARGET_MS = 5
 /** ...and this much database time, every statement of the request counted (token, rate limit, person, queue). */
 const DATABASE_TARGET_MS = 10
 /**
- * The queue reads allow 20 requests a minute per token (SPEC 8): 5 warm-up,
+ * The queue reads allow 20 requests a minute per token: 5 warm-up,
  * these with their SQL captured, the CPU samples, and one for the total.
  */
 const SAMPLES = 4

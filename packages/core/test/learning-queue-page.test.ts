@@ -15,6 +15,7 @@ import {
   rankQueue
 } from "@tks/domain/learning-queue"
 import { type QueuePage, rankPage } from "@tks/domain/learning-queue-page"
+import { mulberry32 } from "@tks/domain/mulberry32"
 
 /**
  * The learning queue as the service serves a page (learning-queue/service.ts):
@@ -29,14 +30,7 @@ import { type QueuePage, rankPage } from "@tks/domain/learning-queue-page"
 const now = Date.UTC(2026, 10, 23, 12, 0, 0)
 
 const generator = (seed: number) => {
-  let state = seed >>> 0
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  const next = mulberry32(seed)
   const int = (n: number) => Math.floor(next() * n)
   const pick = <A>(values: ReadonlyArray<A>): A => values[int(values.length)]!
   const some = <A>(values: ReadonlyArray<A>, p: number): Array<A> => values.filter(() => next() < p)

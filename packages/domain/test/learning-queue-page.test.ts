@@ -9,6 +9,7 @@ import {
   rankQueue
 } from "@tks/domain/learning-queue"
 import { type QueuePage, rankPage } from "@tks/domain/learning-queue-page"
+import { mulberry32 } from "../src/mulberry32.js"
 
 /**
  * A page cut from the learning queue by `rankPage` (a bounded selection
@@ -24,14 +25,7 @@ const now = Date.UTC(2026, 10, 23, 12, 0, 0)
 
 /** A small deterministic generator (mulberry32), so a failure names its seed. */
 const generator = (seed: number) => {
-  let state = seed >>> 0
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  const next = mulberry32(seed)
   const pick = <A>(values: ReadonlyArray<A>): A => values[Math.floor(next() * values.length)]!
   return { next, pick }
 }

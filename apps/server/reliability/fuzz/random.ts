@@ -1,3 +1,5 @@
+import { mulberry32 } from "@tks/domain/mulberry32"
+
 /**
  * The fuzz's own choices (which mutation, which caller, which id) come from
  * one seeded generator, so a seed replays the same requests in the same
@@ -12,16 +14,9 @@ export interface Rng {
   readonly chance: (p: number) => boolean
 }
 
-/** mulberry32: small, fast and good enough to pick mutations. */
+/** A seeded generator (mulberry32) with the draws the fuzz needs. */
 export const rngOf = (seed: number): Rng => {
-  let state = seed >>> 0
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  const next = mulberry32(seed)
   const int = (n: number) => Math.floor(next() * n)
   return {
     next,

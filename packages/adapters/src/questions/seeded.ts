@@ -1,3 +1,5 @@
+import { mulberry32 } from "@tks/domain/mulberry32"
+
 /**
  * A small seeded random source, so the local generator is deterministic: the
  * same seed draws the same numbers on every machine (no Math.random, no
@@ -18,16 +20,7 @@ const fnv1a = (text: string): number => {
 }
 
 export const seededRandom = (seed: string): Random => {
-  let state = fnv1a(seed)
-  return {
-    next: () => {
-      state = (state + 0x6d2b79f5) >>> 0
-      let t = state
-      t = Math.imul(t ^ (t >>> 15), t | 1)
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-    }
-  }
+  return { next: mulberry32(fnv1a(seed)) }
 }
 
 /** A shuffled copy (Fisher-Yates). */

@@ -90,8 +90,8 @@ const blocked = (
  *   or a category through the spaces' topics in the graph); the live topics
  *   covered by a lesson they owe or must retake; the topics they owe (topic
  *   obligations, and item obligations through the item's topic).
- * - Only topics the reader can open (SPEC 4.5 rule 2: live, in a live space
- *   the reader can read), each with a lesson to start from.
+ * - Only topics the reader can open (live, in a live space the reader can
+ *   read), each with a lesson to start from.
  * - A lesson the person owes that no such topic backs is its own candidate,
  *   by its title; its mastery is the lowest of the topics it covers.
  * - The RACI role is the strongest among the duties on the topic (R, A, C,

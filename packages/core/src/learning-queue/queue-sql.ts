@@ -11,9 +11,8 @@ export interface QueueInput {
   readonly now: Date
 }
 
-/** A duty the person holds on a topic: topic, RACI role, how held, the team's or role's name, senior, duty, lower(name). */
-export type HeldDutyTopic = readonly [
-  topicId: string,
+/** How a duty is held: RACI role, how held, the team's or role's name, senior, duty, lower(name). */
+type HeldAs = readonly [
   raci: RaciRole,
   holderType: "person" | "team" | "role",
   holderName: string | null,
@@ -22,23 +21,18 @@ export type HeldDutyTopic = readonly [
   holderNameLower: string
 ]
 
+/** A duty the person holds on a topic: the topic, then how it is held. */
+export type HeldDutyTopic = readonly [topicId: string, ...HeldAs]
+
 /**
  * A duty the person holds on a space or a category: the spaces it reaches
- * (the space itself, or the category's spaces), then as `HeldDutyTopic`
- * from the RACI role on. Its topics are the spaces' topics in the
- * organization's topic graph (candidates.ts), not one row per topic here: a
+ * (the space itself, or the category's spaces), then how it is held. Its
+ * topics are the spaces' topics in the organization's topic graph
+ * (candidates.ts), not one row per topic here: a
  * category duty reaches hundreds of topics, and listing them was half of
  * the statement's output.
  */
-export type HeldAreaDuty = readonly [
-  spaceIds: ReadonlyArray<string>,
-  raci: RaciRole,
-  holderType: "person" | "team" | "role",
-  holderName: string | null,
-  senior: boolean,
-  dutyId: string,
-  holderNameLower: string
-]
+export type HeldAreaDuty = readonly [spaceIds: ReadonlyArray<string>, ...HeldAs]
 
 /** An active obligation: item type, item id, required, due date (ISO text or null). */
 export type OwedItem = readonly [itemType: "lesson" | "topic" | "item", itemId: string, required: boolean, dueDate: string | null]
