@@ -1,14 +1,20 @@
 import { HttpServerError, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Clock, Context, DefaultServices, Effect, FiberRef, HashMap, List, LogSpan } from "effect"
 
-let requests = 0
+/**
+ * The label of the log span every line a request logs carries: the
+ * milliseconds since the request started, under `spans` in a JSON line.
+ * The platform's logger numbers it (`http.span.N`), which makes a new field
+ * for an index on every request; one name makes one field.
+ */
+export const REQUEST_LOG_SPAN = "http.request"
 
 /**
  * The access log: one "Sent HTTP response" line per request, annotated with
  * `http.method`, `http.url` and `http.status` besides the request's own
- * annotations (its id), and a log span `http.span.N` from the request's
+ * annotations (its id), and the log span `http.request` from the request's
  * start on every line the request logs. It writes what the platform's
- * `HttpMiddleware.logger` writes, line for line.
+ * `HttpMiddleware.logger` writes, line for line, but for that span's name.
  *
  * The platform scopes its span and annotations around the request
  * (`withLogSpan`, `annotateLogs`), a dozen Effect operations each; here they
@@ -22,7 +28,7 @@ export const accessLog = <E, R>(
   Effect.withFiberRuntime((fiber) => {
     const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
     const clock = Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock)
-    const span = LogSpan.make(`http.span.${++requests}`, clock.unsafeCurrentTimeMillis())
+    const span = LogSpan.make(REQUEST_LOG_SPAN, clock.unsafeCurrentTimeMillis())
     return FiberRef.update(FiberRef.currentLogSpan, List.prepend(span)).pipe(
       Effect.zipRight(Effect.exit(app)),
       Effect.flatMap((exit) => {

@@ -1,4 +1,4 @@
-import { Config, Effect, HashMap, Layer, Logger, LogLevel } from "effect"
+import { Config, Context, Effect, FiberRef, FiberRefs, HashMap, Layer, Logger, LogLevel, Tracer } from "effect"
 import { setting, withEnvironmentDefault } from "../config.js"
 import { jsonLineLogger } from "./json-lines.js"
 import { redactQuery } from "./redaction.js"
@@ -98,7 +98,27 @@ const withoutUrlCredentials = (logger: Logger.Logger<unknown, void>): Logger.Log
     })
   })
 
-const loggerOf = (format: LogFormat, stream: Stream) => withoutUrlCredentials(formattedLogger(format, stream))
+/** The span a line is logged in, when it is one that is exported (with tracing off, spans are no-ops: "noop" ids). */
+const exportedSpanOf = (context: FiberRefs.FiberRefs): Tracer.AnySpan | undefined => {
+  const span = Context.getOption(FiberRefs.getOrDefault(context, FiberRef.currentContext), Tracer.ParentSpan)
+  return span._tag === "Some" && span.value.traceId !== "noop" ? span.value : undefined
+}
+
+/**
+ * Every line logged inside a span carries `trace_id` and `span_id`, the
+ * OpenTelemetry log fields that take a reader from a line to its trace.
+ */
+export const withTraceContext = (logger: Logger.Logger<unknown, void>): Logger.Logger<unknown, void> =>
+  Logger.make((options) => {
+    const span = exportedSpanOf(options.context)
+    if (span === undefined) return logger.log(options)
+    return logger.log({
+      ...options,
+      annotations: HashMap.set(HashMap.set(options.annotations, "trace_id", span.traceId), "span_id", span.spanId)
+    })
+  })
+
+const loggerOf = (format: LogFormat, stream: Stream) => withTraceContext(withoutUrlCredentials(formattedLogger(format, stream)))
 
 /**
  * Structured logs on `stream`: JSON lines (LOG_FORMAT=json, the default when
