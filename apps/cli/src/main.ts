@@ -1,10 +1,11 @@
 import { Command } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer, Logger } from "effect"
+import { Effect, Layer } from "effect"
 import { migrateCommand } from "./commands/migrate.js"
 import { orgCommand } from "./commands/org.js"
 import { seedCommand } from "./commands/seed.js"
 import { tokenCommand } from "./commands/token.js"
+import { CliLoggingLive } from "./logging.js"
 import { reportFailure } from "./report.js"
 
 const tks = Command.make("tks").pipe(
@@ -14,11 +15,9 @@ const tks = Command.make("tks").pipe(
 
 const cli = Command.run(tks, { name: "tks", version: "0.1.0" })
 
-// stdout carries only a command's result (JSON), so logs go to stderr.
-const StderrLogger = Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true }))
-
 cli(process.argv).pipe(
+  Effect.provide(Layer.merge(NodeContext.layer, CliLoggingLive)),
+  // After the layers: a bad LOG_FORMAT is reported as any other failure.
   Effect.tapErrorCause(reportFailure),
-  Effect.provide(Layer.merge(NodeContext.layer, StderrLogger)),
   (program) => NodeRuntime.runMain(program, { disableErrorReporting: true, disablePrettyLogger: true })
 )
