@@ -9,7 +9,7 @@ import { EmbeddedMaintenanceLive } from "@tks/db/maintenance"
 import { MigrationsLive } from "@tks/db/migrate"
 import { AdaptersLive } from "./adapters.js"
 import { accessLog } from "./http/access-log.js"
-import { createHttpServer } from "./http/node-server.js"
+import { createHttpServer, requestsInFlight } from "./http/node-server.js"
 import { HttpRoutes } from "./http/routes.js"
 import { LoggingLive } from "./observability/logging.js"
 import { TracingLive } from "./observability/tracing.js"
@@ -43,13 +43,42 @@ const main = Effect.gen(function*() {
     Layer.provide(NodeHttpServer.layer(createHttpServer, { port: config.port, host: config.host })),
     Layer.provideMerge(Services)
   )
+  // Set when the shutdown begins: what the last line says was drained.
+  let shutdown: { readonly at: number; readonly inFlight: number } | undefined
   return yield* Effect.gen(function*() {
     const tokens = yield* DemoTokens
     const url = Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`)
     // stderr: stdout carries only log lines (all JSON with LOG_FORMAT=json).
     yield* Console.error(banner(url, tokens, { production: config.production }))
+    yield* Effect.logInfo("service started").pipe(Effect.annotateLogs({
+      url,
+      host: config.host,
+      port: config.port,
+      workers: workers.enabled ? workers.concurrency : 0
+    }))
     return yield* Effect.never
-  }).pipe(Effect.provide(Server))
+  }).pipe(
+    // Runs first on SIGTERM/SIGINT, before the listener closes and the workers stop.
+    Effect.onInterrupt(() =>
+      Effect.suspend(() => {
+        shutdown = { at: Date.now(), inFlight: requestsInFlight() }
+        return Effect.logInfo("shutting down: the listener closes, requests in flight finish, running jobs are handed back")
+          .pipe(Effect.annotateLogs({ requestsInFlight: shutdown.inFlight }))
+      })
+    ),
+    Effect.provide(Server),
+    Effect.onExit(() =>
+      Effect.suspend(() => {
+        if (shutdown === undefined) return Effect.void
+        const left = requestsInFlight()
+        return Effect.logInfo("stopped").pipe(Effect.annotateLogs({
+          requestsDrained: shutdown.inFlight - left,
+          requestsCut: left,
+          shutdownMs: Date.now() - shutdown.at
+        }))
+      })
+    )
+  )
 })
 
 main.pipe(

@@ -1,4 +1,4 @@
-import { createServer, type Server, STATUS_CODES } from "node:http"
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
 import { Predicate } from "effect"
 import { genericErrorBody } from "./error-response.js"
@@ -18,8 +18,24 @@ import { COMMON_SECURITY_HEADERS } from "./security-headers.js"
 export const createHttpServer = (): Server => {
   const server = createServer()
   server.on("clientError", answerClientError)
+  server.on("request", countInFlight)
   return server
 }
+
+let inFlight = 0
+const requestEnded = () => {
+  inFlight--
+}
+const countInFlight = (_request: IncomingMessage, response: ServerResponse) => {
+  inFlight++
+  response.once("close", requestEnded)
+}
+
+/**
+ * The requests this process's listeners have taken and not yet answered (or
+ * lost the caller of): what a shutdown waits for, and says it waited for.
+ */
+export const requestsInFlight = (): number => inFlight
 
 const statusFor = (code: string | undefined): number => {
   if (code === "HPE_HEADER_OVERFLOW") return 431
