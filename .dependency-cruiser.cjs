@@ -1,5 +1,5 @@
 /**
- * The dependency rules of DESIGN 3, checked by scripts/check-deps.sh.
+ * The dependency rules (docs/architecture.md), checked by scripts/check-deps.sh.
  * Paths are relative to the repository root. Workspace packages are imported
  * by name (@tks/...), which resolves to packages/<name>/src; an import by a
  * name that is not a declared dependency stays unresolved as `@tks/...`.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The dependency rules of DESIGN 3 (.dependency-cruiser.cjs): no import
+# The dependency rules (.dependency-cruiser.cjs; docs/architecture.md): no import
 # cycles, repositories only inside packages/core, packages/domain imports no
 # other workspace package and no I/O, packages/api imports only the domain,
 # and no package reaches into another by a relative path.

@@ -57,7 +57,7 @@ describe("no tracked file names an absolute path of a machine", () => {
     const run = checkRepository("clean", {
       "a.ts": `#!/usr/bin/env node\nfetch("https://example.com${rooted("home", "x")}")\nconst r = "/v1${rooted("work", "items")}"\n`,
       "b.sh": "echo hi >/dev/null 2>&1\nmktemp -d\n",
-      "c.md": "See `../shared/SPEC.md` and https://github.com/org/home/tree/main\n",
+      "c.md": "See `../notes/README.md` and https://github.com/org/home/tree/main\n",
       "pnpm-lock.yaml": `resolution: {directory: ${rooted("work", "main", "x")}}\n`
     })
     expect(run.stdout).toContain("no tracked file names an absolute machine path")

@@ -8,7 +8,7 @@ import { SpeechSynthesizerLive } from "@tks/adapters/speech/live"
 import { VideoCatalogLive } from "@tks/adapters/video/oembed"
 
 /**
- * The outside world as the service reaches it (DESIGN 5), each from its
+ * The outside world as the service reaches it (docs/architecture.md), each from its
  * configuration: pages through the SSRF-guarded fetcher, hosted videos
  * through the site's oEmbed endpoint, knowledge extraction through the LLM
  * when one is configured, else the local extractor, and quiz questions the

@@ -20,7 +20,7 @@ const refused: ReadonlyArray<CallerKind> = ["viewer", "teamAdmin", "external"]
 /** Newest first; the two events at the same instant come in a stable order shared by every page. */
 const newestFirst = [...acmeDirectoryEvents].reverse()
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/directory-sync/events (SPEC 4.8, 2.12)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/directory-sync/events", (it) => {
   it.effect("owner, admin and billing admin read every event newest first, with exactly the five fields", () =>
     Effect.gen(function*() {
       const { tokens } = yield* setup

@@ -27,8 +27,8 @@ const orgWithConnection = (
 const organizationUpdaters: ReadonlyArray<CallerKind> = ["owner", "admin", "billingAdmin"]
 const refused: ReadonlyArray<CallerKind> = ["viewer", "teamAdmin", "external"]
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/directory-sync (SPEC 4.8, 2.12)", (it) => {
-  it.effect("owner, admin and billing admin read the connection with every SPEC 2.12 field", () =>
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/directory-sync", (it) => {
+  it.effect("owner, admin and billing admin read the connection with every field of the contract", () =>
     Effect.gen(function*() {
       const { tokens } = yield* setup
       for (const kind of organizationUpdaters) {

@@ -6,7 +6,7 @@ import { expectError } from "./support/responses.js"
 import { raw, TestServerLive } from "./support/server.js"
 
 /**
- * POST /v1/lessons/{id}/assignments (SPEC 4.6, 3.1, 7, 8) over the assigners
+ * POST /v1/lessons/{id}/assignments over the assigners
  * organization (@tks/core/testing/assigners): every field rule, every error
  * row, the caller matrix, reach (organization admins, a team admin inside
  * and outside their teams, a demoted team admin), who is reached and who is
@@ -322,7 +322,7 @@ layer(TestServerLive, { excludeTestServices: true })("POST /v1/lessons/{id}/assi
       }))
   })
 
-  describe("reach (SPEC 4.6)", () => {
+  describe("reach", () => {
     it.effect("a team admin assigns people on the teams they administer, and themself", () =>
       Effect.gen(function*() {
         const { lessonId, teamId, token, userId } = yield* setup

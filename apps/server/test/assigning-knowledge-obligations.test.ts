@@ -5,8 +5,8 @@ import { expectError } from "./support/responses.js"
 import { TestServerLive } from "./support/server.js"
 
 /**
- * POST /v1/knowledge-obligations (SPEC 4.6, 7; DOMAIN "Company roles and
- * duties", "Training"): the duty check (directly, through a team, through a
+ * POST /v1/knowledge-obligations (docs/domain.md, Company roles,
+ * duties and tiers; Obligations): the duty check (directly, through a team, through a
  * role at a tier the qualifier reaches; a duty on a space or topic reaching
  * what is under it), merging into an existing obligation, days counted from
  * the date the person took on the duty and needsReview when that changes.

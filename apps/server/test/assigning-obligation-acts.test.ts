@@ -6,7 +6,7 @@ import { TestServerLive } from "./support/server.js"
 
 /**
  * POST /v1/obligations/{id}/waive, /cancel, /due-date, /confirm-review
- * (SPEC 4.6, 3.1, 7, 8): organization admins only; only an active
+ * (docs/domain.md, Obligations): organization admins only; only an active
  * obligation (400 otherwise); the reason kept; a date set by hand that later
  * assignments never move, and null restoring the computed date;
  * confirm-review only for a flagged obligation. Another organization's

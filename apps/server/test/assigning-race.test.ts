@@ -9,7 +9,7 @@ import { TestServerLive } from "./support/server.js"
  * "Done means"): each person ends with exactly one enrollment, one active
  * obligation and one quiz being prepared, and is listed as newly assigned by
  * exactly one of the 50 answers. The requests carry different due dates;
- * the earliest wins (DOMAIN: merging). Runs on PGlite and, with
+ * the earliest wins (merging). Runs on PGlite and, with
  * TEST_DATABASE_URL, on PostgreSQL, where the requests really overlap.
  */
 const setup = assignersOnce

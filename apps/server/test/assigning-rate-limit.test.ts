@@ -6,13 +6,13 @@ import { expectError } from "./support/responses.js"
 import { TestServerLive } from "./support/server.js"
 
 /**
- * SPEC 8: each assigning route takes 30 calls a minute and 300 an hour per
+ * Each assigning route takes 30 calls a minute and 300 an hour per
  * access token, counted per route. Past it: 429 with Retry-After and the
  * RateLimit-* headers, and the act is not done.
  */
 const setup = assignersOnce
 
-layer(TestServerLive, { excludeTestServices: true })("the assigning rate limits (SPEC 8)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("the assigning rate limits", (it) => {
   it.effect("the 31st call to one route within a minute is 429 with Retry-After and is not done; other routes and other tokens go on", () =>
     Effect.gen(function*() {
       const { freshToken, lessonId, userId } = yield* setup

@@ -5,7 +5,7 @@ import { expectError } from "./support/responses.js"
 import { TestServerLive } from "./support/server.js"
 
 /**
- * POST /v1/retraining-assignments (SPEC 4.6, 8): a new enrollment unless one
+ * POST /v1/retraining-assignments: a new enrollment unless one
  * is in progress, the obligation with its due date in days, the reason and
  * retrainingResetsClock kept, merging into an active obligation; reach;
  * single-person lessons refused.

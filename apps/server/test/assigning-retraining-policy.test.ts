@@ -5,7 +5,7 @@ import { expectError } from "./support/responses.js"
 import { TestServerLive } from "./support/server.js"
 
 /**
- * PUT /v1/lessons/{id}/retraining-policy (SPEC 4.6, 8): recurring with an
+ * PUT /v1/lessons/{id}/retraining-policy: recurring with an
  * interval (1 to 3650) and a mode, none to turn it off; organization admins
  * (permission to edit the lesson); single-person lessons refused; nothing
  * created for earlier completions.

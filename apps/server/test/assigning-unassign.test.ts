@@ -5,7 +5,7 @@ import { expectError } from "./support/responses.js"
 import { TestServerLive } from "./support/server.js"
 
 /**
- * POST /v1/lessons/{id}/unassign (SPEC 4.6, 3.1, 7): in-progress
+ * POST /v1/lessons/{id}/unassign: in-progress
  * enrollments removed with their progress, the requirement cancelled,
  * completed enrollments kept; 400 when nobody named has it in progress;
  * only an organization admin takes back a lesson required of someone; reach.

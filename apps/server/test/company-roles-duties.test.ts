@@ -55,7 +55,7 @@ const engineerForTeamMembers = engineerForAdmins.filter(without(["Key rotation",
 
 const dutiesPath = (roleId: string, query = "") => `/v1/company-roles/${roleId}/duties${query}`
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/company-roles/{id}/duties (SPEC 4.2)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/company-roles/{id}/duties", (it) => {
   it.effect("organization admins get every duty expanded to descendants, by entity type then name", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup

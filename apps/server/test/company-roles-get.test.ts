@@ -10,7 +10,7 @@ const setup = acmeCallerMatrix
 const admins: ReadonlyArray<CallerKind> = ["owner", "admin", "billingAdmin"]
 const isoMs = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/company-roles/{id} (SPEC 4.2)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/company-roles/{id}", (it) => {
   it.effect("organization admins read the role with its live curriculum in position order and current holders by name", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup

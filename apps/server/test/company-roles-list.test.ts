@@ -25,7 +25,7 @@ const allRoleNames = [
 ]
 const isoMs = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/company-roles (SPEC 4.2)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/company-roles", (it) => {
   it.effect("every org role but external (owner, admin, billing admin, viewer, team admin) lists every role by name", () =>
     Effect.gen(function*() {
       const { tokens } = yield* setup

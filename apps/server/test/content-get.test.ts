@@ -18,7 +18,7 @@ const admins: ReadonlyArray<CallerKind> = ["owner", "admin", "billingAdmin"]
 const readers: ReadonlyArray<CallerKind> = [...admins, "viewer", "teamAdmin"]
 const paths = (id: string) => [`/v1/content/${id}`, `/v1/content/${id}/text`]
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/content/{id} and /text (SPEC 4.1)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/content/{id} and /text", (it) => {
   it.effect("every member who can read it gets the record with processingStatus and indexingStatus; no notes", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup

@@ -26,7 +26,7 @@ const topicRef = (id: string, name: string, slug: string, itemCount: number) => 
 const counts = (json: any) => [json.lessons.count, json.lessons.preview.map((entry: { title: string }) => entry.title)]
 const sole = (json: any) => [json.soleEvidenceTopics.count, json.soleEvidenceTopics.preview.map((entry: { title: string }) => entry.title)]
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/content/{id}/knowledge and /usage (SPEC 4.1)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/content/{id}/knowledge and /usage", (it) => {
   it.effect("knowledge: each topic with itemCount counting its items evidenced by this record only", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup

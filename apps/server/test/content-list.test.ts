@@ -33,7 +33,7 @@ const expectedFor: Record<CallerKind, ReadonlyArray<string>> = {
 const isoMs = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const titlesOf = (response: { json: any }): Array<string> => response.json.data.map((row: { title: string }) => row.title)
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/content (SPEC 4.1)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/content", (it) => {
   it.effect("each caller lists the published content they can read, newest first; another organization's admin sees their own (none)", () =>
     Effect.gen(function*() {
       const { tokens } = yield* setup
@@ -52,7 +52,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/content (SPEC 4.1)
       expect(titlesOf(yield* raw("GET", "/v1/content", { token: shelfToken("xavi") }))).toEqual([])
     }))
 
-  it.effect("an item's wire fields are exactly SPEC 2.2's: no notes, no status, no visibility", () =>
+  it.effect("an item's wire fields are exactly the contract's: no notes, no status, no visibility", () =>
     Effect.gen(function*() {
       const { result, tokens, shelf, shelfToken } = yield* setup
       const response = yield* raw("GET", "/v1/content?query=fire%20drill", { token: tokens.viewer })

@@ -5,7 +5,7 @@ import { expectError } from "./support/responses.js"
 import { raw, TestServerLive } from "./support/server.js"
 
 /**
- * The decisions of the review lane (SPEC 3.2, 3.3): an organization admin
+ * The decisions of the review lane: an organization admin
  * approves (choosing who sees the content), rejects or asks for changes; the
  * submitter cancels. Only a PENDING request can be decided. Each member
  * submits at most three documents here (the review-submission limit).

@@ -6,8 +6,8 @@ import { expectError, walkPages } from "./support/responses.js"
 import { clientFor, raw, TestServerLive } from "./support/server.js"
 
 /**
- * GET /v1/content-review-requests and /{id} (SPEC 4.10
- * list_content_review_requests, get_content_review_request): a reviewer
+ * GET /v1/content-review-requests and /{id} (also the
+ * list_content_review_requests and get_content_review_request tools): a reviewer
  * (organization admin) sees the whole queue, anyone else only their own.
  * The queue: member01, member02 and the viewer each send documents to
  * review (oldest first: m1 "One", m2 "Two", viewer "Three", m1 "Four");
@@ -43,7 +43,7 @@ const queueOnce = Effect.suspend(() =>
 const list = (token: string | undefined, query = "") => raw("GET", `/v1/content-review-requests${query}`, { token })
 const titles = (response: { json: { data: ReadonlyArray<{ title: string }> } }) => response.json.data.map((request) => request.title)
 
-layer(TestServerLive, { excludeTestServices: true })("the content-review queue (SPEC 4.10)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("the content-review queue", (it) => {
   it.effect("a reviewer (every organization admin) sees the whole queue, newest first", () =>
     Effect.gen(function*() {
       const { token } = yield* setup

@@ -127,7 +127,7 @@ const expectRecovered = (token: string, userId: string) =>
     yield* expectHealthy(token, userId, "right after recovering")
   })
 
-layer(OutageServerLive, { excludeTestServices: true })("database outage (DESIGN pitfall 14)", (it) => {
+layer(OutageServerLive, { excludeTestServices: true })("database outage (the service recovers by itself)", (it) => {
   it.effect(
     "while the network to the database is a black hole /ready and requests answer 503 fast; within 2 s of its return the same server answers again",
     () =>

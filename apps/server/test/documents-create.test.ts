@@ -5,7 +5,7 @@ import { expectError } from "./support/responses.js"
 import { clientFor, raw, TestServerLive } from "./support/server.js"
 
 /**
- * POST /v1/documents (SPEC 4.7, 3.3, 7) over the contributors organization
+ * POST /v1/documents over the contributors organization
  * (@tks/core/testing/contributors): every field rule, `Unknown teamId`, the
  * outcome table for each kind of caller, and the caller matrix. Callers who
  * go to review are limited to 3 a minute: each test sends at most that many
@@ -113,7 +113,7 @@ layer(TestServerLive, { excludeTestServices: true })("POST /v1/documents", (it) 
       }))
   })
 
-  describe("the outcome (SPEC 3.3)", () => {
+  describe("the outcome", () => {
     it.effect("organization admins publish with any visibility: 201, the asked visibility and teams, processing queued", () =>
       Effect.gen(function*() {
         const { teamId, token } = yield* setup

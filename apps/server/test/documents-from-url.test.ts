@@ -6,7 +6,7 @@ import { expectError } from "./support/responses.js"
 import { TestServerLive } from "./support/server.js"
 
 /**
- * POST /v1/documents/from-url (SPEC 4.7). The test server's page fetcher
+ * POST /v1/documents/from-url. The test server's page fetcher
  * serves a few pages of a fake web (support/adapters.ts) and refuses every
  * other address as the SSRF guard would; the guard itself is the adapter's
  * test. Here: the wire, the field rules, the outcome and the exact refusal.

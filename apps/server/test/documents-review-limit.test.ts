@@ -5,7 +5,7 @@ import { clearOfMinuteEnd, contributorsOnce, intakeCounts, post } from "./suppor
 import { TestServerLive } from "./support/server.js"
 
 /**
- * SPEC 8: contributions that go to review, 3 a minute and 20 an hour per
+ * Contributions that go to review, 3 a minute and 20 an hour per
  * person, shared across both document endpoints and all the person's
  * tokens. Over it: 429 REVIEW_SUBMISSION_LIMIT_REACHED with Retry-After,
  * and nothing is created.
@@ -14,7 +14,7 @@ const setup = contributorsOnce
 const document = { title: "For review", content: "Some text.", visibility: "everyone" }
 const page = { url: "https://handbook.example.test/onboarding", visibility: "everyone" }
 
-layer(TestServerLive, { excludeTestServices: true })("the review-submission limit (SPEC 8)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("the review-submission limit", (it) => {
   it.effect("the fourth review-bound submission within a minute is 429 with Retry-After, across both endpoints and two tokens; nothing is created", () =>
     Effect.gen(function*() {
       const { result, secondToken, token } = yield* setup

@@ -20,7 +20,7 @@ const line = (row: EntityDutyRow) =>
 
 const dutiesOn = (type: string, id: string) => `/v1/duties?entityType=${type}&entityId=${encodeURIComponent(id)}`
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/duties (SPEC 4.10 get_duties)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/duties", (it) => {
   it.effect("an item under an item under a topic: its own duties, then those on each ancestor, nearest first", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup

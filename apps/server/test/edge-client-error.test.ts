@@ -32,7 +32,7 @@ const parse = (answer: string) => {
   return { status: Number(statusLine.split(" ")[1]), headers, json: JSON.parse(body) }
 }
 
-layer(probeServer(), { excludeTestServices: true })("errors Node's parser answers (DESIGN pitfall 19)", (it) => {
+layer(probeServer(), { excludeTestServices: true })("errors Node's parser answers, with the JSON error body", (it) => {
   it.effect("a request line over 16 KB gets 431 with the JSON body", () =>
     Effect.gen(function*() {
       const answer = parse(yield* rawExchange(`GET /probe/items?n=${"1".repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`))

@@ -4,7 +4,7 @@ import { requestTextIssue } from "../src/http/request-text.js"
 import { withCallerMatrix } from "./support/callers.js"
 import { raw, TestServerLive } from "./support/server.js"
 
-describe("path and query text (DESIGN pitfall 18)", () => {
+describe("path and query text (no NUL, no lone surrogate)", () => {
   it("NUL, other control characters, bad escapes and invalid UTF-8 are refused, naming the parameter", () => {
     expect(requestTextIssue("/v1/members/%00")?.path).toBe("path")
     expect(requestTextIssue("/v1/members?query=a%00b")?.path).toBe("query")

@@ -26,7 +26,7 @@ const closedPort = Effect.promise(() =>
 
 const quiet = Logger.minimumLogLevel(LogLevel.None)
 
-layer(testDatabaseLayer({ migrations: {} }), { excludeTestServices: true })("SqlError by SQLSTATE, real database (DESIGN pitfall 18)", (it) => {
+layer(testDatabaseLayer({ migrations: {} }), { excludeTestServices: true })("SqlError by SQLSTATE, real database", (it) => {
   it.effect("a NUL byte in a text parameter is a data error (class 22): the caller's 400, not an outage", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

@@ -35,7 +35,7 @@ const expectedKeys: Record<CallerKind, ReadonlyArray<string>> = {
   otherOrgAdmin: ["otherIssue"]
 }
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/issues, /v1/issues/{id} (SPEC 4.10)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/issues, /v1/issues/{id}", (it) => {
   it.effect("each caller lists the issues they may read, most recent first, in the documented shape", () =>
     Effect.gen(function*() {
       const { other, result, tokens } = yield* setup

@@ -23,7 +23,7 @@ const reads: Record<string, ReadonlyArray<CallerKind>> = {
   admins: ["owner", "admin", "billingAdmin"]
 }
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/{categories,spaces,topics,items}/{id} (SPEC 4.10)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/{categories,spaces,topics,items}/{id}", (it) => {
   it.effect("the caller matrix: 200 for who can read the record, 404 with a JSON body for anyone else", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup

@@ -5,7 +5,7 @@ import { raw, TestServerLive } from "./support/server.js"
 
 /**
  * Duty rows link to the topic, item, space or category they sit on
- * (SPEC 2.4 `url`). Those reads exist now: every link a caller is shown
+ * (the duty row's `url`). Those reads exist now: every link a caller is shown
  * resolves, for that caller, to the record it names.
  */
 const setup = acmeCallerMatrix

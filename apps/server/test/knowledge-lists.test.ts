@@ -37,7 +37,7 @@ const topicsFor: Record<CallerKind, ReadonlyArray<string>> = {
 }
 const names = (response: { json: { data: ReadonlyArray<{ name: string }> } }) => response.json.data.map((r) => r.name)
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/categories, /v1/spaces, /v1/topics (SPEC 4.10)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/categories, /v1/spaces, /v1/topics", (it) => {
   it.effect("categories: every caller gets their organization's 14 in display order, one page, counts of what they can read", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup

@@ -16,7 +16,7 @@ import { clientFor, TestServerLive } from "./support/server.js"
 
 /**
  * POST /v1/me/enrollments/{id}/quiz-attempts: scoring, the kept attempts,
- * and what a pass or a failure changes (DOMAIN "Training"). Each test works
+ * and what a pass or a failure changes. Each test works
  * on its own learner of @tks/core/testing/learning: Lea passes, Max fails
  * then passes, Cody fails; the refusals use Cody's enrollment and change
  * nothing.
@@ -26,7 +26,7 @@ const day = 86_400_000
 
 layer(TestServerLive, { excludeTestServices: true })("POST /v1/me/enrollments/{id}/quiz-attempts", (it) => {
   describe("a pass", () => {
-    it.effect("4 of 5 right answers 201 with the quiz result (SPEC 2.11), answers compared ignoring case and spacing", () =>
+    it.effect("4 of 5 right answers 201 with the quiz result, answers compared ignoring case and spacing", () =>
       Effect.gen(function*() {
         const { result, token } = yield* setup
         const answers = forkliftAnswers(4).map((given) => given.number === 2 ? { ...given, answer: "  TAGGED " } : given)

@@ -7,7 +7,7 @@ import { expectError } from "./support/responses.js"
 import { raw, TestServerLive } from "./support/server.js"
 
 /**
- * Who reads a learning queue (SPEC 4.4, 4.5 rule 2, 5, 8): the person, an
+ * Who reads a learning queue: the person, an
  * organization admin, a manager at any depth of the reporting line; anyone
  * else 404. What the entries are is learning-queue-entries.test.ts.
  */
@@ -17,7 +17,7 @@ const queuePath = (personId: string, query = "") => `/v1/people/${encodeURICompo
 
 const admins: ReadonlyArray<CallerKind> = ["owner", "admin", "billingAdmin"]
 
-layer(TestServerLive, { excludeTestServices: true })("learning queue: who may read it (SPEC 4.5 rule 2)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("learning queue: who may read it", (it) => {
   it.effect("the person, their manager, their manager's manager and every organization admin read the same queue", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup

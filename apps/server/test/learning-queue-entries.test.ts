@@ -7,8 +7,8 @@ import { expectError, walkPages } from "./support/responses.js"
 import { raw, TestServerLive } from "./support/server.js"
 
 /**
- * What a learning queue holds and in which order (SPEC 2.10, 4.4, 4.5 rule
- * 2; DOMAIN "Training"; the ranking of @tks/domain/learning-queue), on the
+ * What a learning queue holds and in which order (docs/domain.md, The
+ * learning queue; the ranking of @tks/domain/learning-queue), on the
  * organization of support/learning-queue.ts. Who may read it is
  * learning-queue-access.test.ts.
  */

@@ -6,7 +6,7 @@ import { learnersOnce, readQuiz } from "./support/learners.js"
 import { expectError } from "./support/responses.js"
 import { clientFor, TestServerLive } from "./support/server.js"
 
-/** GET /v1/me/enrollments/{id}/quiz: the learner's own quiz, never its answers (a contract addition; SPEC shows none). */
+/** GET /v1/me/enrollments/{id}/quiz: the learner's own quiz, never its answers (a contract addition). */
 const setup = learnersOnce
 
 layer(TestServerLive, { excludeTestServices: true })("GET /v1/me/enrollments/{id}/quiz", (it) => {

@@ -6,11 +6,11 @@ import { enrollmentRow, enrollmentsOf, learnersOnce, quizJobsOf, settledQuiz, st
 import { expectError } from "./support/responses.js"
 import { clientFor, raw, TestServerLive } from "./support/server.js"
 
-/** POST /v1/me/lessons/{id}/start: the learner act that enrolls and starts (a contract addition; SPEC shows none). */
+/** POST /v1/me/lessons/{id}/start: the learner act that enrolls and starts (a contract addition). */
 const setup = learnersOnce
 
 layer(TestServerLive, { excludeTestServices: true })("POST /v1/me/lessons/{id}/start", (it) => {
-  it.effect("enrolled already: 200 with that enrollment (SPEC 2.8 shape, due date of the lesson obligation), started now and the first start kept", () =>
+  it.effect("enrolled already: 200 with that enrollment (the enrollment's shape, due date of the lesson obligation), started now and the first start kept", () =>
     Effect.gen(function*() {
       const { result, token } = yield* setup
       const lessonId = result.ids.lessons.forklift!

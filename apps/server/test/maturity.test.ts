@@ -32,7 +32,7 @@ const readable: Record<CallerKind, { readonly engineering: number; readonly orga
 const topicCount = (body: { signals: ReadonlyArray<{ code: string; value: number }> }) =>
   body.signals.find((signal) => signal.code === "topicCount")?.value
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/maturity, /v1/category-health (SPEC 4.10)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/maturity, /v1/category-health", (it) => {
   it.effect("every member reads the health list: the 14 categories in display order, scored from 3 readable topics", () =>
     Effect.gen(function*() {
       const { tokens } = yield* setup

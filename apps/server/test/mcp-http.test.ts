@@ -14,7 +14,7 @@ const initialize = JSON.stringify({
 })
 const mcpHeaders = { accept: "application/json, text/event-stream" }
 
-layer(TestServerLive, { excludeTestServices: true })("MCP over Streamable HTTP at /mcp (SPEC 4.10)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("MCP over Streamable HTTP at /mcp", (it) => {
   it.effect("without a valid token /mcp is 401 with WWW-Authenticate and the JSON error body", () =>
     Effect.gen(function*() {
       const { tokens } = yield* acmeCallerMatrix
@@ -87,7 +87,7 @@ layer(TestServerLive, { excludeTestServices: true })("MCP over Streamable HTTP a
       const missing = yield* callTool(client, "get_topic", {})
       expect(missing.isError).toBe(true)
       expect(missing.text).toMatch(/topicId/)
-      // SPEC 4.10 and 8: search takes 1 to 50; an unrecognized category slug is an error; inputs are exact.
+      // Search takes 1 to 50; an unrecognized category slug is an error; inputs are exact.
       const refused: ReadonlyArray<readonly [string, Record<string, unknown>, RegExp]> = [
         ["search_service", { query: "deploy", limit: 51 }, /limit/],
         ["search_service", { query: "deploy", types: ["video"] }, /types|topic|chapter/],

@@ -8,7 +8,7 @@ import { specTools, toolCases } from "./support/tool-cases.js"
 /** The callers the parity is checked for: an organization admin, a viewer and an external account. */
 const callers: ReadonlyArray<CallerKind> = ["admin", "viewer", "external"]
 
-layer(TestServerLive, { excludeTestServices: true })("MCP tools give what their HTTP twins give (SPEC 4.10)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("MCP tools give what their HTTP twins give", (it) => {
   it.scoped("for an admin, a viewer and an external caller, each tool answers the same records, or the same error, as its endpoint", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* acmeCallerMatrix

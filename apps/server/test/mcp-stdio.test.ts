@@ -34,7 +34,7 @@ const stdioClient = (token: string, stderr: Array<string>) =>
   })
 
 layer(TestServerOnSharedDatabaseLive, { excludeTestServices: true })("MCP over stdio (pnpm mcp:stdio)", (it) => {
-  it.scoped("lists exactly the tools of SPEC 4.10 and answers every one as its HTTP twin does, with logs on stderr only", () =>
+  it.scoped("lists exactly the read-only tools and answers every one as its HTTP twin does, with logs on stderr only", () =>
     Effect.gen(function*() {
       const result = yield* importFixture(acme)
       yield* importFixture(other)

@@ -9,7 +9,7 @@ const setup = acmeCallerMatrix
 
 const adminOnlyFields = ["phone", "directoryManaged", "deactivatedAt", "reportsTo"]
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/members/{id} (SPEC 4.3, 2.5)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/members/{id}", (it) => {
   it.effect("organization admins open anyone with a record, at any status", () =>
     Effect.gen(function*() {
       const { result, tokens, userIds } = yield* setup

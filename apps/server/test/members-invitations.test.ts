@@ -8,7 +8,7 @@ import { clientFor, raw, TestServerLive } from "./support/server.js"
 /** Acme's three pending invitations; ordering ties and cursor binding are core's (members-admin-lists.test.ts). */
 const setup = acmeCallerMatrix
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/invitations (SPEC 4.3, 2.5)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/invitations", (it) => {
   it.effect("organization admins list pending invitations newest first, expired marked, no id, no total", () =>
     Effect.gen(function*() {
       const { tokens } = yield* setup

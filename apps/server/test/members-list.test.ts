@@ -15,7 +15,7 @@ const active = acmePeople.filter((person) => person.status !== "DEACTIVATED")
 const namesInOrder = (result: ImportResult, people: typeof acmePeople) => inNameOrder(people, result.ids.people).map((p) => p.name)
 const adminOnlyFields = ["phone", "directoryManaged", "deactivatedAt", "reportsTo"]
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/members (SPEC 4.3, 2.5)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/members", (it) => {
   it.effect("owner, admin and billing admin list every active member by name, with total and the admin-only fields", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup

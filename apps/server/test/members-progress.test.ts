@@ -26,7 +26,7 @@ const byLogin = [
 const namesOf = (response: { json: any }): Array<string> => response.json.data.map((row: { name: string }) => row.name)
 const progress = (query: string, token: string | undefined) => raw("GET", `/v1/members/progress${query}`, { token })
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/members/progress (SPEC 4.3, 2.5)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/members/progress", (it) => {
   it.effect("owner, admin and billing admin list everyone signed up, people who left included, by login name, with total", () =>
     Effect.gen(function*() {
       const { tokens } = yield* setup

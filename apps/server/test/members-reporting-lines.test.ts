@@ -12,7 +12,7 @@ const setup = acmeCallerMatrix
 
 const active = acmePeople.filter((person) => person.status !== "DEACTIVATED")
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/reporting-lines (SPEC 4.3, 2.5)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/reporting-lines", (it) => {
   it.effect("organization admins list reporting lines by name with total; status and noManager reach the listing", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup

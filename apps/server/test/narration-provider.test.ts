@@ -15,7 +15,7 @@ import { TestPageFetcherLive, TestVideoCatalogLive } from "./support/adapters.js
  * loopback fake of the with-timestamps endpoint, which answers by the text
  * it is sent: `[down]` 500 every time, `[garbage]` a body that is not JSON,
  * `[unaligned]` real audio with an alignment of the wrong length, anything
- * else real audio aligned to the text. SPEC 4.9: nothing usable gives the
+ * else real audio aligned to the text. Nothing usable gives the
  * characters back; audio without readable timings keeps them, and both
  * answer 503 NARRATION_PROVIDER_FAILED saying which.
  */
@@ -64,7 +64,7 @@ const FakeElevenLabs = Layer.unwrapScoped(
 
 const TestServer = testServerWith(Layer.mergeAll(TestPageFetcherLive, TestVideoCatalogLive, FakeElevenLabs))
 
-layer(TestServer, { excludeTestServices: true })("narration through the speech provider (SPEC 4.9, 7)", (it) => {
+layer(TestServer, { excludeTestServices: true })("narration through the speech provider", (it) => {
   describe("POST /v1/narration/synthesize", () => {
     it.effect("the provider's audio and character alignment become the answer's words", () =>
       Effect.gen(function*() {

@@ -24,7 +24,7 @@ const waitFor = <A>(query: Effect.Effect<ReadonlyArray<A>, unknown>, done: (rows
     return yield* Effect.die("timed out waiting")
   })
 
-layer(TestLayer, { excludeTestServices: true })("narration reservations of requests that died (SPEC 4.9)", (it) => {
+layer(TestLayer, { excludeTestServices: true })("narration reservations of requests that died", (it) => {
   it.scoped("a server killed while speech is made leaves its reservation, and another instance's reaper gives it back after the timeout", () =>
     Effect.gen(function*() {
       const importer = yield* FixtureImporter

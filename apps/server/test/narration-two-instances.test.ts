@@ -32,7 +32,7 @@ const narrate = (server: ServerProcess, token: string, text: string) =>
     return { status: response.status, retryAfter: response.headers.get("retry-after"), body }
   })
 
-layer(TestLayer, { excludeTestServices: true })("the narration allowance across server instances (SPEC 4.9, 8; DESIGN 6)", (it) => {
+layer(TestLayer, { excludeTestServices: true })("the narration allowance across server instances", (it) => {
   it.scoped(
     "200 requests at once through two instances at the allowance's edge never spend past 100,000 characters, and every refused request is a 429 NARRATION_QUOTA_EXCEEDED",
     () =>

@@ -9,8 +9,8 @@ import { expectError } from "./support/responses.js"
 import { raw, TestServerLive } from "./support/server.js"
 
 /**
- * POST /v1/narration/synthesize and GET /v1/narration/usage (SPEC 4.9, 5, 7,
- * 8) on the real server with the local speech engine (eSpeak-NG and LAME in
+ * POST /v1/narration/synthesize and GET /v1/narration/usage (docs/domain.md,
+ * Narration) on the real server with the local speech engine (eSpeak-NG and LAME in
  * worker threads): the audio is decoded, the words checked against the text.
  * Provider failures: narration-provider.test.ts; two instances at the
  * allowance's edge: narration-two-instances.test.ts.
@@ -26,7 +26,7 @@ const audioOf = (base64: string) =>
     return { bytes, durationSeconds, problems: await narrationAudioProblems(bytes, durationSeconds) }
   })
 
-/** SPEC 4.9's word list: one entry per whitespace-delimited run, in order, times monotonic and within the audio. */
+/** The narration word list: one entry per whitespace-delimited run, in order, times monotonic and within the audio. */
 const expectWordsOf = (text: string, words: ReadonlyArray<{ word: string; start: number; end: number }>, durationSeconds: number) => {
   expect(words.map((w) => w.word)).toEqual(wordRuns(text.trim()).map((run) => run.word))
   let previous = 0
@@ -39,7 +39,7 @@ const expectWordsOf = (text: string, words: ReadonlyArray<{ word: string; start:
   expect(words.at(-1)!.end).toBeGreaterThan(0)
 }
 
-layer(TestServerLive, { excludeTestServices: true })("narration (SPEC 4.9)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("narration", (it) => {
   describe("POST /v1/narration/synthesize: speech", () => {
     it.effect("a member's text comes back as MP3 (MPEG-1 Layer III, 44.1 kHz, 128 kbps) with a word per whitespace run of the text as sent, digits and punctuation kept", () =>
       Effect.gen(function*() {
@@ -123,7 +123,7 @@ layer(TestServerLive, { excludeTestServices: true })("narration (SPEC 4.9)", (it
       }))
   })
 
-  describe("who may narrate (SPEC 5: the narration:synthesize scope and one of three permissions, on every call)", () => {
+  describe("who may narrate (the narration:synthesize scope and one of three permissions, on every call)", () => {
     it.effect("no, an unknown, an expired or a revoked token is 401", () =>
       Effect.gen(function*() {
         const { badTokens } = yield* setup
@@ -158,7 +158,7 @@ layer(TestServerLive, { excludeTestServices: true })("narration (SPEC 4.9)", (it
       }))
   })
 
-  describe("limits (SPEC 7, 8)", () => {
+  describe("limits", () => {
     it.effect("past the month's 100,000 characters: 429 NARRATION_QUOTA_EXCEEDED, Retry-After the seconds until the next UTC month, nothing counted", () =>
       Effect.gen(function*() {
         const { result, token } = yield* setup

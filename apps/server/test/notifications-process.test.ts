@@ -129,7 +129,7 @@ const countsOf = (ids: ReadonlyArray<string>) => {
 }
 
 // Real processes, a real SMTP server and a loopback Twilio on real time.
-layer(TestLayer, { excludeTestServices: true })("notifications delivered by server processes (DESIGN 5, 6)", (it) => {
+layer(TestLayer, { excludeTestServices: true })("notifications delivered by server processes", (it) => {
   it.scoped("stopping the server (SIGTERM) mid-delivery and starting it again delivers each message exactly once to the fakes", () =>
     Effect.gen(function*() {
       const { orgId, first, smtp, start, arrivals } = yield* midDelivery("Restart Term Org", "first")

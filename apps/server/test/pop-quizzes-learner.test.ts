@@ -10,7 +10,7 @@ import { raw, TestServerLive } from "./support/server.js"
 
 /**
  * The recipient's acts on a pop quiz (POST /v1/me/pop-quizzes/{id}/start and
- * /answers; the learner acts SPEC does not show) over quizco
+ * /answers; learner acts the published contract leaves open) over quizco
  * (@tks/core/testing/pop-quizzes): not_started -> STARTED -> COMPLETED, the
  * refusals of each state, scoring, who may act (only the recipient: anyone
  * else 404), and the whole way from sending to a score in GET /v1/me/pop-quizzes.

@@ -22,7 +22,7 @@ const newestFirst = (ids: Record<string, string>) => [
   ...[ids.tie1!, ids.tie2!].sort().reverse()
 ]
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/pop-quizzes and /v1/pop-quizzes/{id} (SPEC 4.5, 2.9)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/pop-quizzes and /v1/pop-quizzes/{id}", (it) => {
   it.effect("owner, admin and billing admin list the organization's pop quizzes newest first, with their counts", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup

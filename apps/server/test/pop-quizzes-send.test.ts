@@ -17,8 +17,8 @@ import {
 import { raw, type RawResponse, TestServerLive, testServerWith } from "./support/server.js"
 
 /**
- * POST /v1/pop-quizzes (SPEC 4.6, 7, 8; DOMAIN "Organization",
- * "Visibility", "Notifications") over quizco (@tks/core/testing/pop-quizzes):
+ * POST /v1/pop-quizzes (docs/domain.md, Pop quizzes,
+ * Visibility, Notifications) over quizco (@tks/core/testing/pop-quizzes):
  * what is created, who is reached and told, every refusal (each shown to
  * create nothing), the caller matrix, the generation check and the rate limit.
  */

@@ -5,7 +5,7 @@ import { expectError } from "./support/responses.js"
 import { clientFor, raw, TestServerLive } from "./support/server.js"
 
 /**
- * GET /v1/search on the wire (SPEC 4.10 search_service, 4.11.3, 8) over
+ * GET /v1/search on the wire over
  * acme. Ranking, snippets and near spellings are core's
  * (search-ranking.test.ts, search-visibility.test.ts); here: parameters,
  * error rows, the caller matrix and the result shape.
@@ -19,7 +19,7 @@ const found = (response: { json: { data: ReadonlyArray<{ type: string; title: st
 /** Eleven records acme's admins can find: four topics and seven chapters. */
 const many = "fire or rotation or canary or deployment or safety or pager or hotfix or vault or aid or goals"
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/search (SPEC 4.10 search_service)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/search", (it) => {
   it.effect("each caller finds what they can read: rotation", () =>
     Effect.gen(function*() {
       const { tokens } = yield* setup

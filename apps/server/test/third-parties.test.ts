@@ -38,7 +38,7 @@ const auditorForOthers = auditorForAdmins.filter((entry) => !/Key rotation|Vault
 
 const auditorOf = (ids: { readonly thirdParties: Readonly<Record<string, string>> }) => ids.thirdParties.auditor!
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/third-parties[/{id}[/duties]] (SPEC 4.10)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/third-parties[/{id}[/duties]]", (it) => {
   it.effect("every org role but external lists the organization's third parties by name, on one page", () =>
     Effect.gen(function*() {
       const { tokens } = yield* setup

@@ -11,7 +11,7 @@ const setup = callerMatrixOnce(trainco)
 const base = "http://localhost:3000/v1"
 const day = (date: string) => `${date}T00:00:00.000Z`
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/me/obligations, /v1/me/enrollments, /v1/me/pop-quizzes (SPEC 4.4)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/me/obligations, /v1/me/enrollments, /v1/me/pop-quizzes", (it) => {
   it.effect("own obligations: active and completed only, newest first; overdue only when active and past due; names whatever the person can read", () =>
     Effect.gen(function*() {
       const { result } = yield* setup

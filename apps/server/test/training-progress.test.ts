@@ -10,7 +10,7 @@ const setup = callerMatrixOnce(trainco)
 
 const progressOf = (id: string, token: string | undefined) => raw("GET", `/v1/people/${id}/progress`, { token })
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/people/{id}/progress (SPEC 4.5 rule 1)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/people/{id}/progress", (it) => {
   it.effect("an organization admin reads a person's progress: the own lists' entries and the summary counts", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup

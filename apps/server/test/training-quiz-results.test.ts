@@ -11,7 +11,7 @@ const setup = callerMatrixOnce(trainco)
 
 const resultsOf = (id: string, token: string | undefined, query = "") => raw("GET", `/v1/enrollments/${id}/quiz-results${query}`, { token })
 
-layer(TestServerLive, { excludeTestServices: true })("GET /v1/enrollments/{id}/quiz-results (SPEC 4.5 rule 3, 2.11)", (it) => {
+layer(TestServerLive, { excludeTestServices: true })("GET /v1/enrollments/{id}/quiz-results", (it) => {
   it.effect("the learner reads every attempt, newest first, each with its per-question results", () =>
     Effect.gen(function*() {
       const { result } = yield* setup

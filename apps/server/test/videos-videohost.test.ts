@@ -6,7 +6,7 @@ import { expectError } from "./support/responses.js"
 import { TestServerLive } from "./support/server.js"
 
 /**
- * POST /v1/videos/videohost (SPEC 4.7, 7). The test server's video catalog
+ * POST /v1/videos/videohost. The test server's video catalog
  * knows a few videos (support/adapters.ts); the link parser and the oEmbed
  * adapter have their own tests.
  */
@@ -135,7 +135,7 @@ layer(TestServerLive, { excludeTestServices: true })("POST /v1/videos/videohost"
       expect(lookedUpVideos.length).toBe(lookupsBefore)
     }))
 
-  it.effect("teamIds follow the rules of SPEC 4.7, 'Unknown teamId' included", () =>
+  it.effect("teamIds follow the rules of adding content, 'Unknown teamId' included", () =>
     Effect.gen(function*() {
       const { elsewhere, teamId, token } = yield* setup
       const url = watch(testVideos.race)

@@ -5,7 +5,7 @@ import { Config, Effect, Option } from "effect"
 import { type Delivered, retryable } from "./delivery.js"
 
 /**
- * The local mailbox (DESIGN 5): where email and texts go when no provider is
+ * The local mailbox: where email and texts go when no provider is
  * configured, one readable file per message. MAILBOX_DIR, else `mailbox`
  * under DATA_DIR (default ./.data, as the embedded database reads it). With
  * DATA_DIR=memory:// and no MAILBOX_DIR there is no folder: messages are

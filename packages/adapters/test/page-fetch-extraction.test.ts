@@ -6,7 +6,7 @@ import { fetchEnv, refusedReason } from "./support/fetch-env.js"
 import type { Handler } from "./support/loopback-server.js"
 
 /**
- * SPEC 4.7 / DESIGN 5: what a fetched page becomes. HTML through readability
+ * What a fetched page becomes. HTML through readability
  * and turndown, PDF one `## Page N` section per page, text as is; fetched end
  * to end from the loopback site through the real engine.
  */

@@ -6,7 +6,7 @@ import { closedPort } from "./support/loopback-server.js"
 import { literalCases, nameCases, redirectCases, resolvedCases, spellingCases, type SsrfCase } from "./support/ssrf-corpus.js"
 
 /**
- * SPEC 4.7: addresses pointing at private networks or the metadata service,
+ * Addresses pointing at private networks or the metadata service,
  * redirects to them, and addresses that cannot be reached are all refused
  * (the caller's 400 "This address cannot be fetched"). Every case runs the
  * real engine against a fake resolver and a loopback server; the fuse policy

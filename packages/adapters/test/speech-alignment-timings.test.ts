@@ -16,7 +16,7 @@ const timings = (text: string, alignment: CharacterAlignment, duration = 10) =>
 const problemOf = (text: string, alignment: CharacterAlignment, duration = 10) =>
   Either.match(wordTimingsFromAlignment(text, alignment, duration), { onLeft: (problem) => problem, onRight: () => "no problem" })
 
-describe("a character alignment -> word timings (SPEC 4.9: a run lasts from its first character's start to its last's end)", () => {
+describe("a character alignment -> word timings (a run lasts from its first character's start to its last's end)", () => {
   it("each run spans its first character's start to its last character's end, punctuation attached", () => {
     const text = "Hi, you  there."
     expect(timings(text, evenly(Array.from(text)))).toEqual([

@@ -14,7 +14,7 @@ const timings = (text: string, events: ReadonlyArray<EngineEvent>, on = audio) =
 const problemOf = (text: string, events: ReadonlyArray<EngineEvent>, on = audio) =>
   Either.match(wordTimingsFromEvents(text, events, on), { onLeft: (problem) => problem, onRight: () => "no problem" })
 
-describe("eSpeak word events -> word timings (SPEC 4.9: one timing per whitespace-delimited run, as sent)", () => {
+describe("eSpeak word events -> word timings (one timing per whitespace-delimited run, as sent)", () => {
   it("the engine text escapes &, < and > for its SSML reader, and places each run in its code points", () => {
     const placed = engineTextOf("Tom & Jerry <3 😀 a>b")
     expect(placed.text).toBe("Tom &amp; Jerry &lt;3 😀 a&gt;b")

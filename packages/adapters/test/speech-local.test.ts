@@ -26,7 +26,7 @@ const thousand = (() => {
 const synthesize = (text: string, voiceId: (typeof narrationVoiceIds)[number] = narrationVoiceIds[0]) =>
   Effect.flatMap(SpeechSynthesizer, (speech) => speech.synthesize({ text, voiceId }))
 
-/** The SPEC 4.9 promises about one narration: the audio, and the words against the audio. */
+/** What the contract promises about one narration: the audio, and the words against the audio. */
 const expectNarration = (text: string, speech: { mp3: Uint8Array; durationSeconds: number; words: ReadonlyArray<{ word: string; start: number; end: number }> }) =>
   Effect.gen(function*() {
     expect(yield* Effect.promise(() => narrationAudioProblems(speech.mp3, speech.durationSeconds))).toEqual([])

@@ -25,7 +25,7 @@ const id3v2 = (size: number) =>
 
 const oneSecond = Effect.promise(() => encodeMp3(tone(1)))
 
-describe("MP3 frames (SPEC 4.9: narration audio is MPEG-1 Layer III, 44.1 kHz, 128 kbps; its length is read from its frames)", () => {
+describe("MP3 frames (narration audio is MPEG-1 Layer III, 44.1 kHz, 128 kbps; its length is read from its frames)", () => {
   it.effect("LAME's 128 kbps 44.1 kHz output is a run of MPEG-1 Layer III frames whose count gives the duration", () =>
     Effect.gen(function*() {
       const mp3 = yield* oneSecond

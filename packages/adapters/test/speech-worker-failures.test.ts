@@ -56,7 +56,7 @@ describe("the speech worker pool when a thread fails (the job fails, the pool ca
     }))
 })
 
-describe("the local speech provider's failures (SPEC 4.9: nothing usable gives the characters back; audio without timings keeps them)", () => {
+describe("the local speech provider's failures (nothing usable gives the characters back; audio without timings keeps them)", () => {
   const synthesize = (text: string) =>
     Effect.flatMap(makeLocalSpeech(settings), (speech) => Effect.exit(speech.synthesize({ text, voiceId: "nPczCjzI2devNBz1zQrb" })))
 

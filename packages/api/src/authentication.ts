@@ -5,7 +5,7 @@ import { CurrentAccess } from "@tks/domain/policy"
 import { TooManyRequests } from "@tks/domain/rate-limit"
 
 /**
- * Every /v1 endpoint requires `Authorization: Bearer <token>` (SPEC 5), and
+ * Every /v1 endpoint requires `Authorization: Bearer <token>`, and
  * the same step decides the endpoint's declared policy (./authorization.ts):
  * the handler runs with the caller's `Access`, or not at all.
  */

@@ -13,10 +13,12 @@ import { Api } from "./api.js"
 
 /**
  * The OpenAPI document as the wire really is. `OpenApi.fromApi` documents the
- * contract's schemas; the transport adds to them (DESIGN pitfall 2): the
+ * contract's schemas; the transport adds to them (the
+ * framework's decode errors and malformed JSON are not shaped by the error
+ * schemas, so a global middleware re-shapes them): the
  * framework's own decode error never reaches a caller (error-bodies.ts sends a
  * VALIDATION_ERROR BadRequest instead), a defect is a 500 JSON body, and some
- * statuses carry headers that error schemas cannot declare (pitfall 4).
+ * statuses carry headers that error schemas cannot declare.
  */
 
 /** One description per group (its tag). A group missing here fails the contract tests. */
@@ -29,7 +31,7 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   duties: "RACI duties seen from the knowledge graph: every duty that reaches a topic, item, space or category, inherited ones included.",
   administration: "Administration reads: findings, org-chart verification and identity-directory sync.",
   content: "The library: documents, videos and guides, their text, the knowledge made from them and where they are used.",
-  documents: "Adding documents, written in markdown or fetched from a public address: published, or sent to review (SPEC 3.3).",
+  documents: "Adding documents, written in markdown or fetched from a public address: published, or sent to review.",
   videos: "Adding hosted videos of the video-hosting site (no review lane).",
   contentReview: "The review lane: contributions waiting for an administrator, and the decisions that move them.",
   issues:

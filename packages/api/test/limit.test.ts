@@ -12,7 +12,7 @@ describe("limit in the query string", () => {
     }
   })
 
-  it("absent stays absent (the service applies the default; DESIGN pitfall 5)", () => {
+  it("absent stays absent (the service applies the default: a schema default would make the parameter required on HttpApiClient)", () => {
     expect(decode({})).toEqual(Either.right({}))
   })
 

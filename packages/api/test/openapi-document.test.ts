@@ -38,7 +38,7 @@ describe("the OpenAPI document", () => {
       const schema = success(operation)
       expect(JSON.stringify(schema).includes("nextCursor"), `${label} has an inline envelope`).toBe(false)
     }
-    // Envelopes SPEC gives a subject besides the page (GET /v1/people/{id}/learning-queue: {user, data, nextCursor, total};
+    // Envelopes that carry a subject besides the page (GET /v1/people/{id}/learning-queue: {user, data, nextCursor, total};
     // GET /v1/duties: the entity whose duties are listed).
     const withSubject: Record<string, ReadonlyArray<string>> = {
       PersonLearningQueue: ["user", "data", "nextCursor", "total"],

@@ -45,7 +45,7 @@ describe("the OpenAPI document documents error bodies as they are sent", () => {
     expect(Schema.decodeUnknownSync(BadRequest)(body, { onExcessProperty: "error" })).toMatchObject(body)
   })
 
-  it("every error status has a JSON body {_tag, code, message} and may carry requestId; only narration's burst 429 has no code (SPEC 7)", () => {
+  it("every error status has a JSON body {_tag, code, message} and may carry requestId; only narration's burst 429 has no code", () => {
     expect(errorResponses.length).toBeGreaterThan(0)
     for (const { label, response } of errorResponses) {
       const documented = response.content["application/json"].schema

@@ -3,7 +3,7 @@ import { directoryTokenActive } from "../src/administration/rules.js"
 
 const now = new Date("2026-06-01T12:00:00.000Z")
 
-describe("directoryTokenActive (SPEC 2.12, 3.2)", () => {
+describe("directoryTokenActive", () => {
   it("a token that exists, is not revoked and has not expired is active", () => {
     expect(directoryTokenActive({ exists: true, revokedAt: null, expiresAt: new Date("2026-06-02T00:00:00.000Z") }, now)).toBe(true)
   })

@@ -93,7 +93,7 @@ const walk = (org: Imported, key: string, roleId: CompanyRoleId, params: { entit
     throw new Error("pagination did not end")
   })
 
-layer(TestLayer)("company role duties (SPEC 4.2, 2.4)", (it) => {
+layer(TestLayer)("company role duties", (it) => {
   it.effect("an organization admin gets every duty expanded over the live graph, ordered TOPIC, ITEM, SPACE, CATEGORY then name", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup
@@ -240,6 +240,6 @@ layer(TestLayer)("company role duties (SPEC 4.2, 2.4)", (it) => {
 
 // Keep the RACI shorthands honest.
 const raciOrder: ReadonlyArray<RaciRole> = [R, A, C, I]
-plainIt("RACI shorthands name the four roles in SPEC order", () => {
+plainIt("RACI shorthands name the four roles in RACI order", () => {
   expect(raciOrder).toEqual(["RESPONSIBLE", "ACCOUNTABLE", "CONSULTED", "INFORMED"])
 })

@@ -17,7 +17,7 @@ const get = (org: Imported, key: string, roleId: CompanyRoleId) =>
 const curriculumOf = (org: Imported, key: string, roleId: CompanyRoleId) =>
   get(org, key, roleId).pipe(Effect.map((role) => role.curriculum.map((entry) => entry.name)))
 
-layer(TestLayer)("GET /v1/company-roles/{id} (SPEC 4.2, 2.3)", (it) => {
+layer(TestLayer)("GET /v1/company-roles/{id}", (it) => {
   it.effect("an organization admin reads the role, its whole live curriculum in position order and its current holders by name", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup

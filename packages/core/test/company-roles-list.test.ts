@@ -50,7 +50,7 @@ const walk = (params: CompanyRoleListParams) =>
     throw new Error("pagination did not end")
   })
 
-layer(TestLayer)("GET /v1/company-roles (SPEC 4.2, 2.3)", (it) => {
+layer(TestLayer)("GET /v1/company-roles", (it) => {
   it.effect("a caller lists all the organization's roles alphabetically by name, ignoring case", () =>
     Effect.gen(function*() {
       const page = yield* asViewer()

@@ -52,7 +52,7 @@ const expectedPairs = people.flatMap((p) =>
   records.filter((r) => canRead({ role: p.role, teamIds: p.teams }, r.visibility, r.teams)).map((r) => `${p.key}/${r.key}`)
 ).sort()
 
-layer(TestLayer)("content visibility SQL (DOMAIN Visibility)", (it) => {
+layer(TestLayer)("content visibility SQL (everyone, teams, admins)", (it) => {
   it.effect("the expected matrix: an external account on a team reads that team's content and nothing shared with everyone", () =>
     Effect.sync(() => {
       expect(expectedPairs.filter((pair) => pair.startsWith("external"))).toEqual(["externalRed/red", "externalRed/redGreen"])

@@ -23,8 +23,8 @@ const text = (org: Imported, person: string, content: string) =>
 
 const notFound = { _tag: "NotFound", message: "No such content" }
 
-layer(TestLayer)("GET /v1/content/{id} and /text (SPEC 4.1, 2.2)", (it) => {
-  it.effect("the record: the SPEC 2.2 fields and where processing and indexing stand; no notes", () =>
+layer(TestLayer)("GET /v1/content/{id} and /text", (it) => {
+  it.effect("the record: the contract's fields and where processing and indexing stand; no notes", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup
       const id = acme.ids.content["deployGuide"]

@@ -29,7 +29,7 @@ const soleOf = (read: ContentUsage) => [read.soleEvidenceTopics.count, read.sole
 const notFound = { _tag: "NotFound", message: "No such content" }
 const two = (n: number) => String(n).padStart(2, "0")
 
-layer(TestLayer)("GET /v1/content/{id}/knowledge and /usage (SPEC 4.1, 2.2)", (it) => {
+layer(TestLayer)("GET /v1/content/{id}/knowledge and /usage", (it) => {
   it.effect("knowledge: topics with items evidenced by this record, each with its id, name, slug, itemCount and link", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup

@@ -42,7 +42,7 @@ const acmeAll = ["Safety Guide", "Fire Drill Walkthrough", "Vault Key Policy", "
 const acmeEveryone = ["Safety Guide", "Fire Drill Walkthrough", "Deployment Guide", "Quarterly Planning Notes"]
 const acmeOps = ["Safety Guide", "Fire Drill Walkthrough", "Ops Pager Runbook", "Deployment Guide", "Quarterly Planning Notes"]
 
-layer(TestLayer)("GET /v1/content (SPEC 4.1, 2.2)", (it) => {
+layer(TestLayer)("GET /v1/content", (it) => {
   it.effect("organization admins (owner, admin, billing admin) list every published record, newest first", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup
@@ -139,7 +139,7 @@ layer(TestLayer)("GET /v1/content (SPEC 4.1, 2.2)", (it) => {
       expect(yield* asOwner({ type: "video", query: "basics" })).toEqual([])
     }))
 
-  it.effect("a listed record carries exactly the SPEC 2.2 fields; editorial notes never appear", () =>
+  it.effect("a listed record carries exactly the contract's fields; editorial notes never appear", () =>
     Effect.gen(function*() {
       const { shelf } = yield* setup
       const page = yield* list(shelf, "olga", { query: "forklift basics" })

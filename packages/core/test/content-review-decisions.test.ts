@@ -22,7 +22,7 @@ const submitted = (submitter: string, title = "Needs a look") =>
     return { requestId: ReviewRequestId.make(answer.reviewRequestId!), contentId: answer.contentId }
   })
 
-layer(IntakeTestLayer)("deciding content-review requests (SPEC 3.2, 3.3)", (it) => {
+layer(IntakeTestLayer)("deciding content-review requests", (it) => {
   it.effect("approve: APPROVED with the reviewer's note; the content published with the visibility the reviewer chose, and a processing job", () =>
     Effect.gen(function*() {
       const { contributors: org } = yield* setup

@@ -50,7 +50,7 @@ const fromCategory = [
   "third_party Vendor CONSULTED <- CATEGORY engineering"
 ]
 
-layer(TestLayer)("duties on one entity, inherited included (SPEC 4.10 get_duties)", (it) => {
+layer(TestLayer)("duties on one entity, inherited included", (it) => {
   it.effect("an item under an item under a topic: direct first, then parent items nearest first, the topic, the space, the category", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup

@@ -14,7 +14,7 @@ const body = (fields: Partial<NewDocument> = {}): NewDocument => ({
   ...fields
 })
 
-layer(IntakeTestLayer)("adding a document, written or from an address (SPEC 4.7, 3.3)", (it) => {
+layer(IntakeTestLayer)("adding a document, written or from an address", (it) => {
   it.effect("an organization admin publishes: the asked visibility and teams, a final title, the body, a processing job", () =>
     Effect.gen(function*() {
       const { contributors: org } = yield* setup

@@ -5,7 +5,7 @@ import { hostedVideoReasons as videoAddressProblems, parseHostedVideo } from "@t
 
 const refusal = <A>(result: Either.Either<A, string>) => (Either.isLeft(result) ? result.left : "accepted")
 
-describe("the address of POST /v1/documents/from-url (SPEC 4.7)", () => {
+describe("the address of POST /v1/documents/from-url", () => {
   it("http and https addresses pass, as the URL parser writes them", () => {
     expect(Either.getOrThrow(parseFetchAddress("https://Example.test/a b?q=ü")).href).toBe("https://example.test/a%20b?q=%C3%BC")
     expect(Either.isRight(parseFetchAddress("http://example.test"))).toBe(true)
@@ -50,7 +50,7 @@ describe("a fetched page's provisional title", () => {
   })
 })
 
-describe("a hosted video's link (SPEC 4.7)", () => {
+describe("a hosted video's link", () => {
   it("watch, share and shorts links name the video; the watch link is canonical", () => {
     for (const input of [
       "https://www.youtube.com/watch?v=dQw4w9WgXcQ",

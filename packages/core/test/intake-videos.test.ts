@@ -8,7 +8,7 @@ import { contributorsOnce, IntakeTestLayer, intakeCounts, lookedUp, rowsAbout } 
 const setup = contributorsOnce()
 const link = (id: string) => `https://youtu.be/${id}`
 
-layer(IntakeTestLayer)("adding a hosted video (SPEC 4.7)", (it) => {
+layer(IntakeTestLayer)("adding a hosted video", (it) => {
   it.effect("a new video: published with the asked audience, the watch link as source, the site's title kept but not answered, a job", () =>
     Effect.gen(function*() {
       const { contributors: org } = yield* setup

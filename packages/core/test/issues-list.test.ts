@@ -36,7 +36,7 @@ const tiePair = (org: Imported) =>
 
 const idsOf = (org: Imported, keys: ReadonlyArray<string>) => keys.map((key) => org.ids.issues[key]!)
 
-layer(TestLayer)("GET /v1/issues (SPEC 4.10 list_issues)", (it) => {
+layer(TestLayer)("GET /v1/issues", (it) => {
   it.effect("an organization admin lists every issue, most recent first, ties by id descending", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup

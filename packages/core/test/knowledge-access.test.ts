@@ -120,7 +120,7 @@ const expectedPairs = people.flatMap((p) =>
     .map((r) => `${p.key}/${r.key}`)
 ).sort()
 
-layer(TestLayer)("knowledge access SQL (DOMAIN Visibility, Knowledge graph)", (it) => {
+layer(TestLayer)("knowledge access SQL (space visibility, the live graph)", (it) => {
   describe("visibility", () => {
     it.effect("the expected matrix: everyone excludes external, teams includes external team members, admins only admins", () =>
       Effect.sync(() => {

@@ -11,8 +11,8 @@ import { FixtureImporter } from "../src/org-import/importer.js"
 import { type Imported, importedOnce } from "./support/access.js"
 
 /**
- * One space, topic, category or item (SPEC 4.10 get_space, get_topic,
- * get_item): the live graph only, what the caller can read only, 404 for
+ * One space, topic, category or item (also the get_space,
+ * get_topic and get_item tools): the live graph only, what the caller can read only, 404 for
  * anything else. Acme's graph is described in acme-knowledge.ts, its library
  * in acme-content.ts.
  */
@@ -39,7 +39,7 @@ const notFound = <A, E, R>(read: Effect.Effect<A, E, R>, label: string) =>
 const shape = (items: ReadonlyArray<TopicItem>): string =>
   items.map((i) => (i.children.length === 0 ? i.name : `${i.name} > [${shape(i.children)}]`)).join(", ")
 
-layer(TestLayer)("knowledge graph details (SPEC 4.10)", (it) => {
+layer(TestLayer)("knowledge graph details", (it) => {
   it.effect("a space: its live topics by name with live item counts; its category and visibility", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup

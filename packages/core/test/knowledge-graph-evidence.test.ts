@@ -78,7 +78,7 @@ const TestLayer = Layer.mergeAll(FixtureImporter.Default, KnowledgeGraph.Default
 const setup = importedOnce({ edge })
 const base = "http://localhost:3000/v1"
 
-layer(TestLayer)("knowledge graph: evidence links and graph states (SPEC 4.10 get_item)", (it) => {
+layer(TestLayer)("knowledge graph: evidence links and graph states", (it) => {
   it.effect("evidence in unpublished content is left out; links follow the place and the source address", () =>
     Effect.gen(function*() {
       const { edge } = yield* setup

@@ -10,8 +10,8 @@ import { FixtureImporter } from "../src/org-import/importer.js"
 import { type Imported, importedOnce } from "./support/access.js"
 
 /**
- * Categories, spaces and topics as lists (SPEC 4.10 list_categories,
- * list_spaces). Acme's graph (acme-knowledge.ts): Platform and Buildings are
+ * Categories, spaces and topics as lists (also the list_categories
+ * and list_spaces tools). Acme's graph (acme-knowledge.ts): Platform and Buildings are
  * for everyone, Team Runbooks for Ops and Partners, Secrets for admins, and
  * Legacy is archived; Deployments has an archived sibling topic.
  */
@@ -30,7 +30,7 @@ const topics = (org: Imported, key: string, params: TopicListParams = {}) =>
 const counts = (page: { data: ReadonlyArray<{ slug: string; spaceCount: number; topicCount: number }> }) =>
   page.data.filter((c) => c.spaceCount > 0 || c.topicCount > 0).map((c) => `${c.slug} ${c.spaceCount}/${c.topicCount}`)
 
-layer(TestLayer)("knowledge graph lists (SPEC 4.10)", (it) => {
+layer(TestLayer)("knowledge graph lists", (it) => {
   it.effect("categories: all 14 in display order, on one page, whoever reads", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup

@@ -39,7 +39,7 @@ const values = (read: { signals: ReadonlyArray<{ code: string; value: number }> 
 const scored = (page: { data: ReadonlyArray<{ slug: string; level: string | null; topicCount: number }> }) =>
   page.data.filter((row) => row.topicCount > 0).map((row) => `${row.slug} ${row.level} ${row.topicCount}`)
 
-layer(TestLayer)("knowledge maturity (SPEC 4.10 get_maturity, list_category_health)", (it) => {
+layer(TestLayer)("knowledge maturity", (it) => {
   it.effect("a category's signals count its readable live graph, and its level is the highest whose thresholds are met", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup

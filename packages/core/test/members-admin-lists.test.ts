@@ -38,7 +38,7 @@ const reportingLines = (org: Imported, key: string, params: ReportingLineParams 
 /** Pending, newest first; at one instant the higher id first; accepted ones never. */
 const pending = ["Max Micro", "Mia Micro", "Tess Tie", "Theo Tie", "Ida Newest", "Ian Newer", "Ivy Old"]
 
-layer(TestLayer)("invitations and reporting lines (SPEC 4.3, 2.5)", (it) => {
+layer(TestLayer)("invitations and reporting lines", (it) => {
   describe("GET /v1/invitations", () => {
     it.effect("an organization admin lists pending invitations newest first; expired is judged against now", () =>
       Effect.gen(function*() {

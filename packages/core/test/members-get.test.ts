@@ -19,7 +19,7 @@ const getAs = (key: string, id: UserId) =>
     return yield* (yield* Members).get(acme.access(key, policies.members.get), id)
   })
 
-layer(TestLayer)("GET /v1/members/{id} (SPEC 4.3, 2.5)", (it) => {
+layer(TestLayer)("GET /v1/members/{id}", (it) => {
   it.effect("an organization admin opens anyone with a record, at any status, with the admin fields", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup

@@ -21,7 +21,7 @@ const listAs = (key: string, params: MemberListParams = {}) =>
 
 const adminOnlyFields = ["phone", "directoryManaged", "deactivatedAt", "reportsTo"]
 
-layer(TestLayer)("members listing, self reach (SPEC 4.3, 2.5)", (it) => {
+layer(TestLayer)("members listing, self reach", (it) => {
   it.effect("a viewer listing members sees only their own row, without the admin-only fields", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup

@@ -12,7 +12,7 @@ import { narrating, NarrationTestLayer, narratorsOnce, requestRecords, speech, s
 const setup = narratorsOnce()
 const request = (text: string, voiceId?: string) => Schema.decodeUnknownSync(NarrationRequest)(voiceId === undefined ? { text } : { text, voiceId })
 
-layer(NarrationTestLayer, { excludeTestServices: true })("the narration allowance (SPEC 4.9, 8)", (it) => {
+layer(NarrationTestLayer, { excludeTestServices: true })("the narration allowance", (it) => {
   it.effect("the trimmed text's characters are reserved, kept when speech succeeds, and recorded against the token without the text", () =>
     Effect.gen(function*() {
       const { narrators: org } = yield* setup

@@ -10,7 +10,7 @@ const TestLayer = Layer.mergeAll(NotificationOutbox.Default, FixtureImporter.Def
 
 const tell = (input: Parameters<NotificationOutbox["tell"]>[0]) => Effect.flatMap(NotificationOutbox, (outbox) => outbox.tell(input))
 
-layer(TestLayer)("NotificationOutbox.tell (DOMAIN \"Notifications\")", (it) => {
+layer(TestLayer)("NotificationOutbox.tell", (it) => {
   it.effect("a person with a phone gets an email and a text, one without (or with a blank one) an email only, a deactivated person nothing", () =>
     Effect.gen(function*() {
       const crew = yield* importCrew("Tell Crew")

@@ -13,7 +13,7 @@ const count = (table: "organizations" | "users" | "invitations") =>
     Effect.map((rows) => rows[0]?.n ?? -1)
   )
 
-/** Every path of the published JSON Schema whose value is a date-time, and every property named `...At` or `dueDate` (SPEC's name). */
+/** Every path of the published JSON Schema whose value is a date-time, and every property named `...At` or `dueDate` (the contract's name). */
 const dateTimePaths = () => {
   const document = JSONSchema.make(OrgFixture) as { $defs: Record<string, unknown> }
   const dateTimes: Array<string> = []

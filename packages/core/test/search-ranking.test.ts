@@ -9,8 +9,8 @@ import { Search } from "../src/search/service.js"
 import { type Imported, importedOnce } from "./support/access.js"
 
 /**
- * How search ranks, highlights and falls back to near spellings (SPEC 4.10
- * search_service), on an organization made for it: names and headlines
+ * How search ranks, highlights and falls back to near spellings (also the
+ * search_service tool), on an organization made for it: names and headlines
  * that hold a word, descriptions and texts that hold it, a description full
  * of markup, content that is not published.
  */
@@ -52,7 +52,7 @@ const search = (org: Imported, key: string, params: SearchParams) =>
 
 const line = (result: SearchResult) => `${result.type} ${result.title}`
 
-layer(TestLayer)("search: ranking, snippets, types, limit and near spellings (SPEC 4.10 search_service)", (it) => {
+layer(TestLayer)("search: ranking, snippets, types, limit and near spellings", (it) => {
   it.effect("a match in a name or headline outranks one in a description or text; scores descend", () =>
     Effect.gen(function*() {
       const { finder } = yield* setup

@@ -74,7 +74,7 @@ const pagesAcrossOrders = (table: "topics" | "chapters", type: "topic" | "chapte
     return pages
   })
 
-layer(TestLayer)("search: a word in more records than are ranked (SPEC 4.10 search_service)", (it) => {
+layer(TestLayer)("search: a word in more records than are ranked", (it) => {
   it.effect("a common-word search gives the same page of topics every time, whatever the physical order of the rows", () =>
     Effect.gen(function*() {
       const pages = yield* pagesAcrossOrders("topics", "topic")

@@ -9,7 +9,7 @@ import { Search } from "../src/search/service.js"
 import { type Imported, importedOnce } from "./support/access.js"
 
 /**
- * Search finds only what the caller can read (SPEC 4.10: same permission
+ * Search finds only what the caller can read (same permission
  * rules as the HTTP reads), in acme: topics through their space's
  * visibility and the live graph, chapters through their content's
  * visibility (acme-knowledge.ts, acme-content.ts).
@@ -24,7 +24,7 @@ const search = (org: Imported, key: string, params: SearchParams) =>
 const found = (page: { data: ReadonlyArray<SearchResult> }) =>
   page.data.map((r) => (r.type === "topic" ? `topic ${r.title}` : `chapter ${r.title} (${r.contentTitle})`)).sort()
 
-layer(TestLayer)("search: only what the caller can read (SPEC 4.10 search_service)", (it) => {
+layer(TestLayer)("search: only what the caller can read", (it) => {
   it.effect("organization admins find topics of every live space and chapters of every published content", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup

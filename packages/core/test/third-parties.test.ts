@@ -67,7 +67,7 @@ const walk = (org: Imported, key: string, id: ThirdPartyId, params: { entityType
     throw new Error("pagination did not end")
   })
 
-layer(TestLayer)("third parties (SPEC 4.10 list_third_parties, get_third_party, list_third_party_duties)", (it) => {
+layer(TestLayer)("third parties", (it) => {
   it.effect("the list holds the organization's third parties by name, case-insensitively, each with its direct duty count and link", () =>
     Effect.gen(function*() {
       const { acme, other } = yield* setup

@@ -1,9 +1,9 @@
 import type { OrgFixtureInput } from "../src/org-import/schema.js"
 
 /**
- * The organizations of the assigning tests (SPEC 4.6). Assigning needs a
+ * The organizations of the assigning tests. Assigning needs a
  * token with `training:assign`, which only organization admins and team
- * admins may be issued (SPEC 5.3), so these callers have an organization of
+ * admins may be issued, so these callers have an organization of
  * their own:
  *
  * | key | role | teams | what they are for |

@@ -1,7 +1,7 @@
 import type { OrgFixtureInput } from "../src/org-import/schema.js"
 
 /**
- * **shelf**: a small organization for the library reads (SPEC 4.1) where
+ * **shelf**: a small organization for the library reads where
  * acme has no case: an external account on a team that content is shared
  * with, titles with LIKE wildcards, several records created at one instant,
  * a document with a stored duration, every unpublished status, more than 20

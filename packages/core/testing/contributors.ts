@@ -1,8 +1,8 @@
 import type { OrgFixtureInput } from "../src/org-import/schema.js"
 
 /**
- * The organizations of the content-adding and review-lane tests (SPEC 4.7,
- * 3.3, 4.10). Adding content needs a token with `content:write`, which the
+ * The organizations of the content-adding and review-lane tests.
+ * Adding content needs a token with `content:write`, which the
  * shared callers of organizations.ts do not carry (and other tests rely on
  * their tokens as they are), so these callers have their own organization,
  * with the same roles:

@@ -1,7 +1,7 @@
 import type { OrgFixtureInput } from "../src/org-import/schema.js"
 
 /**
- * The organizations of the narration tests (SPEC 4.9). Narration needs a
+ * The organizations of the narration tests. Narration needs a
  * token with `narration:synthesize`, and the allowance and burst limits are
  * per organization and per token, so these people have their own
  * organizations:

@@ -100,7 +100,7 @@ export const acmePeople: ReadonlyArray<Person> = [
   person("rita", "Rita Revoked", "admin", token)
 ]
 
-/** Who plays each caller of the HTTP caller matrix (DESIGN 7) in acme, by person key. */
+/** Who plays each caller of the HTTP caller matrix in acme, by person key. */
 export const acmeCallers = {
   owner: "olivia",
   admin: "adam",

@@ -2,10 +2,10 @@ import type { OrgFixtureInput } from "../src/org-import/schema.js"
 import { assign, none, peopleAt } from "./assigners.js"
 
 /**
- * The organizations of the pop-quiz tests (SPEC 4.6 POST /v1/pop-quizzes,
+ * The organizations of the pop-quiz tests (POST /v1/pop-quizzes,
  * the pop-quiz.prepare job, the recipient's start and answer). Sending needs
  * a token with `training:assign`, which only organization admins and team
- * admins may hold (SPEC 5.3), so the callers are people of their own here.
+ * admins may hold, so the callers are people of their own here.
  *
  * **quizco** (plan pro: SIMPLE, MODERATE, CHALLENGING):
  *

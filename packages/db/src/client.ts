@@ -130,7 +130,8 @@ const makePool = (url: Redacted.Redacted, settings: PoolSettings) =>
 
 /**
  * The one PgClient every query path uses (real PostgreSQL and embedded alike).
- * No name transforms: queries alias their columns (DESIGN pitfall 15).
+ * No name transforms: queries alias their columns (an
+ * un-memoised snake-to-camel transform cost 70-90 µs per 50-row page).
  */
 export const makePgClient = (
   url: Redacted.Redacted,

@@ -17,8 +17,9 @@ interface Watched {
  * way, for `deadlineMs`; and when one does, the factory's idle sockets are
  * destroyed with it.
  *
- * Why: on a black-holed network a connection never errors by itself (DESIGN
- * pitfall 14). Destroying the socket makes `pg` fail the query and the
+ * Why: on a black-holed network a connection never errors by itself, and
+ * sql-pg 0.53 hands a connection interrupted by a timeout back to the pool as
+ * healthy: without this the service answered 503 until restarted. Destroying the socket makes `pg` fail the query and the
  * connection, and the pool drops it and connects afresh. pg's own query
  * timeout, set to fire after this deadline (client.ts), fails only the query
  * and leaves it on the connection, which sql-pg 0.53 would then return to the

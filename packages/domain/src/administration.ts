@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { Count, Timestamp } from "./common.js"
 import { PageParams } from "./page-params.js"
 
-/** SPEC 2.12 Finding. The author is not returned. */
+/** A finding. The author is not returned. */
 export const FindingSourceType = Schema.Literal("user", "system")
 export const SystemSourceType = Schema.Literal("web_analysis", "research_conversation")
 
@@ -18,7 +18,7 @@ export type Finding = typeof Finding.Type
 export const VerificationStatus = Schema.Literal("never_verified", "current", "reverification_due")
 export type VerificationStatus = typeof VerificationStatus.Type
 
-/** SPEC 2.12 Org-chart verification. The confirming person is not returned. */
+/** The org-chart verification. The confirming person is not returned. */
 export const OrgChartVerification = Schema.Struct({
   status: VerificationStatus,
   lastVerifiedAt: Schema.NullOr(Timestamp),
@@ -60,7 +60,7 @@ export type DirectoryOperation = typeof DirectoryOperation.Type
 export const DirectoryOutcome = Schema.Literal("APPLIED", "SKIPPED", "REJECTED", "FAILED")
 export type DirectoryOutcome = typeof DirectoryOutcome.Type
 
-/** SPEC 2.12 Directory event; the printed sentence, the directory's person id and the employee record are omitted. */
+/** A directory event; the printed sentence, the directory's person id and the employee record are omitted. */
 export const DirectoryEvent = Schema.Struct({
   operation: DirectoryOperation,
   outcome: DirectoryOutcome,
@@ -70,7 +70,7 @@ export const DirectoryEvent = Schema.Struct({
 }).annotations({ identifier: "DirectoryEvent" })
 export type DirectoryEvent = typeof DirectoryEvent.Type
 
-/** GET /v1/directory-sync/events parameters (SPEC 4.8). */
+/** GET /v1/directory-sync/events parameters. */
 export const DirectoryEventParams = Schema.Struct({
   outcome: Schema.optional(DirectoryOutcome.annotations({ description: "Only events with this outcome" })),
   ...PageParams.fields

@@ -6,8 +6,8 @@ import { CompletionMode, RetrainingType } from "./retraining-policy.js"
 import { storableText } from "./text.js"
 
 /**
- * The request and answer bodies of the assigning acts (SPEC 4.6, 8). Every
- * rule of SPEC's tables is checked at decode, so a broken one is a 400
+ * The request and answer bodies of the assigning acts. Every
+ * field rule of the acts is checked at decode, so a broken one is a 400
  * VALIDATION_ERROR naming the field; what needs the database (unknown
  * people, reach, duties) is the service's.
  */
@@ -48,7 +48,7 @@ export const audienceProblems = {
 } as const
 
 /**
- * Who an act reaches (SPEC 4.6): audience with teamIds or userIds. Lesson
+ * Who an act reaches: audience with teamIds or userIds. Lesson
  * assignments and pop quizzes take the same fields under the same rules
  * (`audienceRule`).
  */

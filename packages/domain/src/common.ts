@@ -14,9 +14,10 @@ export const Timestamp = Schema.String.annotations({
 /**
  * A whole number of things (people, rows, days). Built by the service from
  * SQL counts, so it is published as an integer but not re-checked on every
- * encode (DESIGN pitfall 15, like `Timestamp`).
+ * encode (encoding checks are a measured cost on large pages; like
+ * `Timestamp`).
  */
 export const Count = Schema.Number.annotations({ jsonSchema: { type: "integer", minimum: 0 } })
 
-/** A score: a fraction from 0 to 1 (DOMAIN "Training": a quiz is passed at 0.8). Built by the service, not re-checked on encode. */
+/** A score: a fraction from 0 to 1 (a quiz is passed at 0.8). Built by the service, not re-checked on encode. */
 export const Fraction = Schema.Number.annotations({ jsonSchema: { type: "number", minimum: 0, maximum: 1 } })

@@ -3,7 +3,7 @@ import { Count, EntityRef, Timestamp } from "./common.js"
 import { EntityType } from "./duty.js"
 import { PageParams } from "./page-params.js"
 
-/** SPEC 2.3. */
+/** A company role: a named position in the org chart, with the people holding it now. */
 export const CompanyRole = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -29,14 +29,14 @@ export const CompanyRoleDetail = Schema.Struct({
 }).annotations({ identifier: "CompanyRoleDetail" })
 export type CompanyRoleDetail = typeof CompanyRoleDetail.Type
 
-/** GET /v1/company-roles parameters (SPEC 4.2). */
+/** GET /v1/company-roles parameters. */
 export const CompanyRoleListParams = Schema.Struct({
   query: Schema.optional(Schema.String.annotations({ description: "Case-insensitive match on the role name" })),
   ...PageParams.fields
 })
 export type CompanyRoleListParams = typeof CompanyRoleListParams.Type
 
-/** GET /v1/company-roles/{id}/duties parameters (SPEC 4.2). */
+/** GET /v1/company-roles/{id}/duties parameters. */
 export const CompanyRoleDutiesParams = Schema.Struct({
   entityType: Schema.optional(EntityType.annotations({ description: "Only duties on this kind of entity" })),
   ...PageParams.fields

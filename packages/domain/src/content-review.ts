@@ -6,7 +6,7 @@ import { BooleanFromQuery } from "./pagination.js"
 import { storableText } from "./text.js"
 
 /**
- * The review lane (SPEC 3.2, 3.3, 4.10): contributions that wait for an
+ * The review lane: contributions that wait for an
  * administrator, the decisions that move them, and what each decision does
  * to the content. The transition table is pure; core runs each transition as
  * one conditional UPDATE from the states this module allows.
@@ -35,7 +35,7 @@ interface Transition {
 }
 
 /**
- * SPEC 3.2 names the states; the moves are the product's: an administrator
+ * The contract names the states; the moves are the product's: an administrator
  * decides a PENDING request (approve publishes the content, reject ends it,
  * request-changes sends it back to the submitter, who may cancel it then or
  * while it is pending, which withdraws the content).
@@ -69,7 +69,7 @@ export const transition = (decision: ReviewDecision, current: ReviewStatus): Eit
   return move.from.includes(current) ? Either.right(move) : Either.left(notDecidableMessage(decision, current))
 }
 
-/** A content-review request on the wire (SPEC 2.13 leaves its fields open; these are the product's). */
+/** A content-review request on the wire (its fields are the product's). */
 export const ContentReviewRequest = Schema.Struct({
   id: Schema.String,
   status: ReviewStatus,
@@ -87,7 +87,7 @@ export const ContentReviewRequest = Schema.Struct({
 }).annotations({ identifier: "ContentReviewRequest" })
 export type ContentReviewRequest = typeof ContentReviewRequest.Type
 
-/** GET /v1/content-review-requests (SPEC 4.10 list_content_review_requests). */
+/** GET /v1/content-review-requests. */
 export const ContentReviewListParams = Schema.Struct({
   status: Schema.optional(ReviewStatus),
   resourceType: Schema.optional(ReviewResourceType),

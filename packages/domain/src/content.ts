@@ -2,27 +2,27 @@ import { Schema } from "effect"
 import { Count, Timestamp } from "./common.js"
 import { PageParams } from "./page-params.js"
 
-/** SPEC 2.2: the three kinds of content. */
+/** The three kinds of content. */
 export const contentTypes = ["document", "video", "guide"] as const
 export const ContentType = Schema.Literal(...contentTypes)
 export type ContentType = typeof ContentType.Type
 
-/** Where processing and indexing of a content record stand (SPEC 2.2, 3.2); callers poll them. */
+/** Where processing and indexing of a content record stand; callers poll them. */
 export const WorkStatus = Schema.Literal("PENDING", "PROCESSING", "COMPLETED", "FAILED")
 export type WorkStatus = typeof WorkStatus.Type
 
 /**
- * The words of a title query (SPEC 4.1): split on whitespace, blanks
+ * The words of a title query: split on whitespace, blanks
  * dropped, lower-cased; each must appear in the title, in any order. An
  * empty list (no query, or only spaces) filters nothing.
  */
 export const titleQueryWords = (query: string | undefined): ReadonlyArray<string> =>
   query === undefined ? [] : [...new Set(query.toLowerCase().split(/\s+/).filter((word) => word !== ""))]
 
-/** SPEC 2.2: a duration is a video's only; other types carry null whatever is stored. */
+/** A duration is a video's only; other types carry null whatever is stored. */
 export const durationOf = (type: ContentType, seconds: number | null): number | null => (type === "video" ? seconds : null)
 
-/** SPEC 2.2: a content item, as listed. Editorial notes are never part of it. */
+/** A content item, as listed. Editorial notes are never part of it. */
 export const Content = Schema.Struct({
   id: Schema.String,
   title: Schema.String,
@@ -35,7 +35,7 @@ export const Content = Schema.Struct({
 }).annotations({ identifier: "Content" })
 export type Content = typeof Content.Type
 
-/** SPEC 2.2: the single-content read, polled through its two statuses. A reason is given only when a status is FAILED. */
+/** The single-content read, polled through its two statuses. A reason is given only when a status is FAILED. */
 export const ContentDetail = Schema.Struct({
   ...Content.fields,
   processingStatus: WorkStatus,
@@ -45,7 +45,7 @@ export const ContentDetail = Schema.Struct({
 }).annotations({ identifier: "ContentDetail" })
 export type ContentDetail = typeof ContentDetail.Type
 
-/** SPEC 2.2: a chapter in the text read. */
+/** A chapter in the text read. */
 export const Chapter = Schema.Struct({
   id: Schema.String,
   sequence: Count.annotations({ description: "Order within the content, from 1" }),
@@ -64,7 +64,7 @@ export const ContentText = Schema.Struct({
 }).annotations({ identifier: "ContentText" })
 export type ContentText = typeof ContentText.Type
 
-/** SPEC 2.2: a topic made from a content record; `itemCount` counts its items with evidence from that record only. */
+/** A topic made from a content record; `itemCount` counts its items with evidence from that record only. */
 export const ContentTopic = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -82,13 +82,13 @@ export const ContentKnowledge = Schema.Struct({
 }).annotations({ identifier: "ContentKnowledge" })
 export type ContentKnowledge = typeof ContentKnowledge.Type
 
-/** At most this many preview entries per usage list (SPEC 8). */
+/** At most this many preview entries per usage list. */
 export const usagePreviewLimit = 20
 
 export const UsageEntry = Schema.Struct({ id: Schema.String, title: Schema.String, url: Schema.String })
 export type UsageEntry = typeof UsageEntry.Type
 
-/** SPEC 2.2 usage block: the true count and up to 20 entries. */
+/** A usage block: the true count and up to 20 entries. */
 export const UsageList = Schema.Struct({
   count: Count.annotations({ description: "How many there are in all (not capped by the preview)" }),
   preview: Schema.Array(UsageEntry).annotations({ description: `At most ${usagePreviewLimit} entries, by title` })
@@ -107,7 +107,7 @@ export const ContentUsage = Schema.Struct({
 }).annotations({ identifier: "ContentUsage" })
 export type ContentUsage = typeof ContentUsage.Type
 
-/** GET /v1/content parameters (SPEC 4.1). */
+/** GET /v1/content parameters. */
 export const ContentListParams = Schema.Struct({
   query: Schema.optional(
     Schema.String.annotations({ description: "Words that must all appear in the title, in any order, case-insensitive" })

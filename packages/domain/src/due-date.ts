@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 
 /**
- * Due dates of obligations (SPEC 4.6, 8; DOMAIN "Training"). Pure: core
+ * Due dates of obligations (docs/domain.md, Due dates). Pure: core
  * applies these rules and mirrors none of them in SQL.
  *
  * - A due date is given as an instant (an ISO 8601 date and time with a UTC
@@ -48,7 +48,7 @@ export const parseOffsetDateTime = (text: string): Date | undefined => {
 export const offsetDateTimeProblem =
   "must be an ISO 8601 date and time with a UTC offset, e.g. 2026-12-01T17:00:00Z or 2026-12-01T17:00:00+02:00"
 
-/** A body field holding an instant: ISO 8601 with a UTC offset (SPEC 4.6). Decodes to the string as sent. */
+/** A body field holding an instant: ISO 8601 with a UTC offset. Decodes to the string as sent. */
 export const OffsetDateTime = Schema.String.pipe(
   Schema.filter((text) => parseOffsetDateTime(text) !== undefined || offsetDateTimeProblem, {
     jsonSchema: { format: "date-time" },
@@ -57,7 +57,7 @@ export const OffsetDateTime = Schema.String.pipe(
   })
 )
 
-/** A number of days: a whole number from 1 to 3650 (SPEC 8). */
+/** A number of days: a whole number from 1 to 3650. */
 export const DueDays = Schema.Number.pipe(
   Schema.filter((days) =>
     (Number.isInteger(days) && days >= dueDaysMin && days <= dueDaysMax) || `must be a whole number from ${dueDaysMin} to ${dueDaysMax}`, {
@@ -144,7 +144,7 @@ const shown = (state: DueState, computed: Date | null): Date | null =>
   state.overridden || state.needsReview ? state.dueDate : computed
 
 /**
- * The basis of the day count moved to `basisAt` (DOMAIN: the person took on
+ * The basis of the day count moved to `basisAt` (the person took on
  * the duty at another date). A not-overridden date is kept and flagged for
  * review; an overridden one hides the computed date, which simply follows
  * the new basis. A date not counted in days, or the same basis, is unchanged.
@@ -158,8 +158,8 @@ export const rebase = (state: DueState, basisAt: Date): DueState => {
 }
 
 /**
- * Merges another assignment of the same thing into an active obligation
- * (DOMAIN "Training"): the earlier computed date wins (null is no deadline),
+ * Merges another assignment of the same thing into an active obligation:
+ * the earlier computed date wins (null is no deadline),
  * with the way it was counted; an override is never moved and a date under
  * review is kept. When both count days from the duty and the basis moved,
  * that is a change of basis (`rebase`), not a competing date.

@@ -14,7 +14,7 @@ export type DutyHolderType = typeof DutyHolderType.Type
 
 export const InheritedFrom = Schema.Struct({ entityType: EntityType, entityId: Schema.String })
 
-/** SPEC 2.4. `advancementTierId` is present only when the qualifier refers to a tier. */
+/** `advancementTierId` is present only when the qualifier refers to a tier. */
 export const DutyRow = Schema.Struct({
   role: RaciRole,
   entityType: EntityType,
@@ -29,12 +29,12 @@ export const DutyRow = Schema.Struct({
 export type DutyRow = typeof DutyRow.Type
 
 /**
- * "Ordered by entity type": the order in which SPEC lists the entity types
+ * "Ordered by entity type": the order in which the contract lists the entity types
  * everywhere (TOPIC, ITEM, SPACE, CATEGORY), i.e. the type's declared order.
  */
 export const entityTypeOrder: ReadonlyArray<EntityType> = EntityType.literals
 
-/** GET /v1/duties parameters (SPEC 4.10 get_duties): the entity whose duties are read. */
+/** GET /v1/duties parameters: the entity whose duties are read. */
 export const EntityDutiesParams = Schema.Struct({
   entityType: EntityType.annotations({ description: "The kind of entity" }),
   entityId: Schema.String.annotations({ description: "The entity's id" })
@@ -50,9 +50,9 @@ export const DutyHolder = Schema.Struct({
 export type DutyHolder = typeof DutyHolder.Type
 
 /**
- * One duty that reaches an entity (SPEC 4.10 get_duties): held on the entity
+ * One duty that reaches an entity: held on the entity
  * itself (`inheritedFrom` null) or on one of its ancestors. The tier fields
- * follow SPEC 2.4: ALL unless the holder is a company role with an
+ * follow the duty rows': ALL unless the holder is a company role with an
  * advancement path.
  */
 export const EntityDutyRow = Schema.Struct({

@@ -7,7 +7,9 @@ import { Schema } from "effect"
  * `_tag` the typed client discriminates on) with its HTTP status.
  *
  * `code` and `message` are declared schema fields, so they are own
- * enumerable properties and always reach the encoder (DESIGN pitfall 3).
+ * enumerable properties and always reach the encoder (a tagged error's own `message` is not an
+ * own enumerable property, and an encoder that misses it falls back to an
+ * empty 500).
  */
 const code = <const C extends string>(value: C) =>
   Schema.Literal(value).pipe(Schema.propertySignature, Schema.withConstructorDefault(() => value))

@@ -2,7 +2,7 @@ import { Either, ParseResult, Schema } from "effect"
 import { isVideoHostingHost } from "./video-hosts.js"
 
 /**
- * The `url` field of POST /v1/documents/from-url (SPEC 4.7): an http or
+ * The `url` field of POST /v1/documents/from-url: an http or
  * https address, at most 2048 characters once percent-encoded, with no user
  * name or password, and not on a video-hosting site (a video is added with
  * POST /v1/videos/videohost). These are the rules of the field itself; whether

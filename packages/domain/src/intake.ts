@@ -4,14 +4,14 @@ import { Visibility } from "./roles.js"
 import { storableText } from "./text.js"
 
 /**
- * Adding content (SPEC 4.7, 3.3): the request bodies, the responses, and the
+ * Adding content (docs/domain.md, Content intake and review): the request bodies, the responses, and the
  * rules that decide what happens to a contribution. Pure: core applies them.
  */
 
-/** SPEC 8: a title is one line of at most 255 characters; content at most 500,000. */
+/** A title is one line of at most 255 characters; content at most 500,000. */
 export const titleMaxCharacters = 255
 export const contentMaxCharacters = 500_000
-/** SPEC 4.7: teamIds holds up to 50 teams. */
+/** `teamIds` holds up to 50 teams. */
 export const teamIdsMax = 50
 
 /**
@@ -106,7 +106,7 @@ export const audienceFields = {
   teamIds: Schema.optional(TeamIds)
 } as const
 
-/** SPEC 4.7: teamIds is required with teams and refused with the other two. */
+/** `teamIds` is required with teams and refused with the other two. */
 export const audienceRule = <A extends { readonly visibility: Visibility; readonly teamIds?: ReadonlyArray<string> | undefined }>(
   body: A
 ) => {
@@ -158,7 +158,7 @@ export type NewHostedVideo = typeof NewHostedVideo.Type
 export const SubmissionMode = Schema.Literal("published", "review")
 export type SubmissionMode = typeof SubmissionMode.Type
 
-/** The answer of both document endpoints (SPEC 4.7). */
+/** The answer of both document endpoints. */
 export const DocumentSubmission = Schema.Struct({
   mode: SubmissionMode.annotations({ description: "published: in the library (still processing); review: waits for an administrator" }),
   draft: Schema.Boolean.annotations({ description: "The document exists but is not live (a draft was asked for); do not create it again" }),
@@ -169,7 +169,7 @@ export const DocumentSubmission = Schema.Struct({
 }).annotations({ identifier: "DocumentSubmission" })
 export type DocumentSubmission = typeof DocumentSubmission.Type
 
-/** The answer of POST /v1/videos/videohost (SPEC 4.7). */
+/** The answer of POST /v1/videos/videohost. */
 export const VideoAddition = Schema.Struct({
   contentId: Schema.NullOr(Schema.String).annotations({ description: "null when the video is already in the library and the caller cannot see it" }),
   alreadyInLibrary: Schema.Boolean,
@@ -198,9 +198,9 @@ const onlyAdministeredTeams = (publisher: Publisher, audience: Audience) =>
   audience.teamIds.every((id) => publisher.administeredTeamIds.includes(id))
 
 /**
- * SPEC 3.3: an organization admin publishes with any visibility; a team
+ * An organization admin publishes with any visibility; a team
  * admin publishes to teams they all administer; everything else goes to
- * review (a document never gets 403 for its visibility: SPEC 7).
+ * review (a document never gets 403 for its visibility).
  */
 export const submissionMode = (publisher: Publisher, audience: Audience): SubmissionMode =>
   publisher.reach === "organization" || onlyAdministeredTeams(publisher, audience) ? "published" : "review"
@@ -210,7 +210,7 @@ export type VideoAudienceVerdict =
   | { readonly _tag: "Forbidden"; readonly message: string }
   | { readonly _tag: "NeedsTeam" }
 
-/** Messages SPEC 7 gives exactly. */
+/** Messages the contract gives exactly (callers may match on them). */
 export const pleaseSpecifyATeam = "Please specify at least one team"
 export const unfetchableAddress = "This address cannot be fetched"
 
@@ -225,7 +225,7 @@ export const intakeErrorCodes = {
 } as const
 
 /**
- * SPEC 4.7 and 7 for hosted videos (no review lane): an organization admin
+ * Hosted videos (no review lane): an organization admin
  * adds with any visibility; a team admin only for teams they administer
  * (admins only is 400 "Please specify at least one team", everyone or
  * another team 403); anyone else may not publish a video at all (403).

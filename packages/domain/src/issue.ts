@@ -5,10 +5,10 @@ import { PageParams } from "./page-params.js"
 import { BooleanFromQuery } from "./pagination.js"
 
 /**
- * Data-quality issues (SPEC 3.2, 4.10 list_issues / get_issue): a problem
+ * Data-quality issues: a problem
  * found in the knowledge graph or the library (two topics that conflict, a
  * duplicate, a stale document ...), who is to look at it, and how it ended.
- * SPEC shows no transitions; issues are written by the organization import
+ * The contract defines no transitions; issues are written by the organization import
  * (and later by whatever finds them), and read here.
  */
 
@@ -29,7 +29,7 @@ export type IssueType = typeof IssueType.Type
 export const IssueSeverity = Schema.Literal("CRITICAL", "HIGH", "MEDIUM", "LOW")
 export type IssueSeverity = typeof IssueSeverity.Type
 
-/** SPEC 3.2. RESOLVED and DISMISSED are closed and carry a resolution. */
+/** RESOLVED and DISMISSED are closed and carry a resolution. */
 export const IssueStatus = Schema.Literal("OPEN", "IN_PROGRESS", "RESOLVED", "DISMISSED")
 export type IssueStatus = typeof IssueStatus.Type
 
@@ -124,7 +124,7 @@ export const IssueDetail = Schema.Struct({
 export type IssueDetail = typeof IssueDetail.Type
 
 /**
- * GET /v1/issues parameters (SPEC 4.10 list_issues). `Schema.typeSchema` of
+ * GET /v1/issues parameters. `Schema.typeSchema` of
  * this is the MCP tool's input: plain enums, a boolean and the page fields.
  */
 export const IssueListParams = Schema.Struct({

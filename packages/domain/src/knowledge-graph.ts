@@ -5,8 +5,8 @@ import { PageParams } from "./page-params.js"
 import { Visibility } from "./roles.js"
 
 /**
- * The knowledge graph as it is read (SPEC 1, 4.10 get_topic, get_item,
- * get_space, list_categories, list_spaces; DOMAIN "Knowledge graph"): a
+ * The knowledge graph as it is read (the HTTP reads and the get_topic,
+ * get_item, get_space, list_categories and list_spaces tools): a
  * category holds spaces, a space topics, a topic items, an item child items
  * and evidence. Every read is limited to what the caller can read and to the
  * live graph (archived and superseded records and everything under them are
@@ -61,7 +61,7 @@ export const SpaceTopic = Schema.Struct({
 }).annotations({ identifier: "SpaceTopic" })
 export type SpaceTopic = typeof SpaceTopic.Type
 
-/** GET /v1/spaces/{id}: the space and its live topics, by name (SPEC 4.10 get_space). */
+/** GET /v1/spaces/{id}: the space and its live topics, by name. */
 export const SpaceDetail = Schema.Struct({ ...Space.fields, topics: Schema.Array(SpaceTopic) }).annotations({
   identifier: "SpaceDetail"
 })
@@ -113,7 +113,7 @@ export const RelatedTopic = Schema.Struct({
 }).annotations({ identifier: "RelatedTopic" })
 export type RelatedTopic = typeof RelatedTopic.Type
 
-/** GET /v1/topics/{id} (SPEC 4.10 get_topic). */
+/** GET /v1/topics/{id}. */
 export const TopicDetail = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -140,7 +140,7 @@ export const EvidenceContent = Schema.Struct({
   type: Schema.Literal("document", "video", "guide")
 })
 
-/** Where an item came from (DOMAIN "Knowledge graph"). */
+/** Where an item came from. */
 export const Evidence = Schema.Struct({
   id: Schema.String,
   content: EvidenceContent,
@@ -158,7 +158,7 @@ export const Evidence = Schema.Struct({
 }).annotations({ identifier: "Evidence" })
 export type Evidence = typeof Evidence.Type
 
-/** GET /v1/items/{id} (SPEC 4.10 get_item). */
+/** GET /v1/items/{id}. */
 export const ItemDetail = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -182,7 +182,7 @@ export const CategorySlugParam = CategorySlug.annotations({
   description: `One of the 14 category slugs: ${slugList}`
 })
 
-/** GET /v1/spaces parameters (SPEC 4.10 list_spaces). */
+/** GET /v1/spaces parameters. */
 export const SpaceListParams = Schema.Struct({
   categorySlug: Schema.optional(CategorySlugParam),
   ...PageParams.fields

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-/** The 14 fixed categories every organization has (DOMAIN "Knowledge graph"), in their display order. */
+/** The 14 fixed categories every organization has, in their display order. */
 export const categories = [
   { slug: "strategy", name: "Strategy" },
   { slug: "sales", name: "Sales" },

@@ -3,7 +3,7 @@ import { Count } from "./common.js"
 import type { RaciRole } from "./duty.js"
 
 /**
- * The learning queue (SPEC 2.10, 4.4, 4.5; DOMAIN "Training"): what a
+ * The learning queue (docs/domain.md, The learning queue): what a
  * person should study next, recomputed on every request. This module holds
  * the rules as pure functions; core's SQL gathers the facts per topic and
  * ranks with the same key (`queueRankKey`), and tests hold the two together.
@@ -22,7 +22,7 @@ import type { RaciRole } from "./duty.js"
  * lesson to start from); an owed lesson no topic readable by the reader
  * backs is listed on its own, by its title (topicId null).
  *
- * The type of an entry (DOMAIN): NEW when the person has no mastery of the
+ * The type of an entry: NEW when the person has no mastery of the
  * topic; RETRAINING when they mastered it and it is due again (the
  * retraining interval of a lesson they completed on it has passed, or they
  * owe a lesson on it again); PARTIAL when they have some mastery and have
@@ -53,7 +53,7 @@ export const masteryBelow = (mastery: MasteryLevel, expected: MasteryLevel | nul
   expected !== null && masteryRank[mastery] < masteryRank[expected]
 
 /**
- * The mastery a duty expects (DOMAIN): MASTERED for RESPONSIBLE and
+ * The mastery a duty expects: MASTERED for RESPONSIBLE and
  * ACCOUNTABLE, PARTIAL for CONSULTED and INFORMED; a holder of the role above
  * the tier a MIN_TIER duty names (senior to the minimum it asks for) is
  * expected to master it whatever the RACI role.
@@ -166,7 +166,7 @@ export const compareRankKeys = (a: QueueRankKey, b: QueueRankKey): number => {
   return 0
 }
 
-/** A rank key as a cursor carries it: checked whole before it is compared (DESIGN pitfall 17); it never reaches SQL. */
+/** A rank key as a cursor carries it: checked whole before it is compared (an unchecked cursor value once reached SQL as a cast error and a 500); it never reaches SQL. */
 export const QueueRankKeySchema = Schema.Tuple(
   Schema.Int.pipe(Schema.between(0, 2)),
   Schema.Int.pipe(Schema.between(0, 1)),
@@ -215,7 +215,7 @@ export const rankQueue = <C extends QueueCandidate>(candidates: ReadonlyArray<C>
   return ranked.sort((a, b) => compareRankKeys(a.key, b.key))
 }
 
-/** SPEC 2.10. */
+/** One entry of a learning queue (docs/domain.md, The learning queue). */
 export const LearningQueueEntry = Schema.Struct({
   topicId: Schema.NullOr(Schema.String),
   topicName: Schema.String,

@@ -5,13 +5,13 @@ import { storableText } from "./text.js"
 import { Enrollment, EnrollmentStatus } from "./training.js"
 
 /**
- * The learner's own acts (`/v1/me/...`), which SPEC does not show but the
+ * The learner's own acts (`/v1/me/...`), which the published contract leaves open but the
  * product needs for anything to move to completed: start a lesson, read the
  * quiz prepared for the enrollment, submit answers.
  */
 
 
-/** An enrollment (SPEC 2.8) as the learner's own acts answer it: with when they started it. */
+/** An enrollment as the learner's own acts answer it: with when they started it. */
 export const LearnerEnrollment = Schema.Struct({
   ...Enrollment.fields,
   startedAt: Schema.NullOr(Timestamp)

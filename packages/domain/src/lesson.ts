@@ -4,7 +4,7 @@ import { ContentType } from "./content.js"
 import { PageParams } from "./page-params.js"
 import { Visibility } from "./roles.js"
 
-/** DOMAIN "Training": a lesson is open or closed (a closed lesson cannot be assigned). */
+/** A lesson is open or closed (a closed lesson cannot be assigned). */
 export const LessonStatus = Schema.Literal("open", "closed")
 export type LessonStatus = typeof LessonStatus.Type
 

@@ -4,7 +4,7 @@ import { CategorySlug } from "./knowledge.js"
 import { CategorySlugParam } from "./knowledge-graph.js"
 
 /**
- * Knowledge maturity (SPEC 4.10 get_maturity, list_category_health): how
+ * Knowledge maturity: how
  * well one category, or the whole organization, is documented, owned,
  * trained and kept current, as a level from UNDOCUMENTED to OPTIMIZED with
  * the signals it was read from and what to do next. Pure rules over a
@@ -141,7 +141,7 @@ export type MaturityRecommendation = typeof MaturityRecommendation.Type
 /** How a category is named in a maturity read. */
 export const MaturityCategory = Schema.Struct({ slug: CategorySlug, name: Schema.String })
 
-/** GET /v1/maturity (SPEC 4.10 get_maturity). */
+/** GET /v1/maturity. */
 export const Maturity = Schema.Struct({
   category: Schema.NullOr(MaturityCategory).annotations({ description: "The category read, or null for the whole organization" }),
   level: MaturityLevel,
@@ -150,7 +150,7 @@ export const Maturity = Schema.Struct({
 }).annotations({ identifier: "Maturity" })
 export type Maturity = typeof Maturity.Type
 
-/** GET /v1/category-health (SPEC 4.10 list_category_health): one of the 14 rows. */
+/** GET /v1/category-health: one of the 14 rows. */
 export const CategoryHealth = Schema.Struct({
   slug: CategorySlug,
   name: Schema.String,

@@ -15,7 +15,7 @@ export const ManagerRef = Schema.Struct({
 })
 export type ManagerRef = typeof ManagerRef.Type
 
-/** SPEC 2.5. The four last fields are present for organization admins only. */
+/** The four last fields are present for organization admins only. */
 export const Member = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -35,7 +35,7 @@ export type Member = typeof Member.Type
 export const MemberStatusFilter = Schema.Literal("active", "deactivated", "all")
 export type MemberStatusFilter = typeof MemberStatusFilter.Type
 
-/** SPEC 2.5 Invitation. An invitation has no id. */
+/** An invitation. It has no id. */
 export const Invitation = Schema.Struct({
   name: Schema.String,
   email: Schema.String,
@@ -46,7 +46,7 @@ export const Invitation = Schema.Struct({
 }).annotations({ identifier: "Invitation" })
 export type Invitation = typeof Invitation.Type
 
-/** SPEC 2.5 Reporting line. */
+/** A reporting line: a person and their manager. */
 export const ReportingLine = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -59,7 +59,7 @@ const statusParam = Schema.optional(
   MemberStatusFilter.annotations({ description: "active (default), deactivated or all" })
 )
 
-/** GET /v1/members parameters (SPEC 4.3). */
+/** GET /v1/members parameters. */
 export const MemberListParams = Schema.Struct({
   query: Schema.optional(Schema.String.annotations({ description: "Matches anywhere in name or email, case-insensitive" })),
   status: statusParam,
@@ -71,7 +71,7 @@ export const MemberListParams = Schema.Struct({
 })
 export type MemberListParams = typeof MemberListParams.Type
 
-/** GET /v1/reporting-lines parameters (SPEC 4.3). */
+/** GET /v1/reporting-lines parameters. */
 export const ReportingLineParams = Schema.Struct({
   status: statusParam,
   noManager: Schema.optional(BooleanFromQuery.annotations({ description: "true lists only people with no manager" })),

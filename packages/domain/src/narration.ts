@@ -6,12 +6,12 @@ import { refusalFields } from "./rate-limit.js"
 import { storableText } from "./text.js"
 
 /**
- * Voice narration (SPEC 4.9, 8): the request, the answer, the allowance and
+ * Voice narration: the request, the answer, the allowance and
  * the rules every speech provider's output is held to. Pure: core applies
  * them, the speech adapters produce what they check.
  */
 
-/** SPEC 4.9: the catalog, in order; the first is the default. */
+/** The catalog, in order; the first is the default. */
 export const narrationVoiceIds = [
   "nPczCjzI2devNBz1zQrb",
   "XrExE9yKIg1WjnnlVkGX",
@@ -29,9 +29,9 @@ export type VoiceId = typeof VoiceId.Type
 
 export const defaultVoiceId: VoiceId = narrationVoiceIds[0]
 
-/** SPEC 8: the text, trimmed, is 1 to 1000 characters. */
+/** The text, trimmed, is 1 to 1000 characters. */
 export const narrationTextMaxCharacters = 1000
-/** SPEC 8, DOMAIN: characters per organization per UTC calendar month, shared by all its people. */
+/** Characters per organization per UTC calendar month, shared by all its people. */
 export const narrationMonthlyAllowance = 100_000
 
 export const narrationTextProblems = {
@@ -100,7 +100,7 @@ export type NarrationUsage = typeof NarrationUsage.Type
 export const NARRATION_PROVIDER_FAILED = "NARRATION_PROVIDER_FAILED"
 export const NARRATION_QUOTA_EXCEEDED = "NARRATION_QUOTA_EXCEEDED"
 
-/** SPEC 7: the speech provider gave no usable audio; nothing counted unless the message says otherwise. */
+/** The speech provider gave no usable audio; nothing counted unless the message says otherwise. */
 export class NarrationProviderFailed extends Schema.TaggedError<NarrationProviderFailed>()(
   "NarrationProviderFailed",
   {
@@ -120,7 +120,7 @@ export class NarrationProviderFailed extends Schema.TaggedError<NarrationProvide
 ) {}
 
 /**
- * SPEC 7: "Narration 429 without a code means too many requests too
+ * "Narration 429 without a code means too many requests too
  * quickly": the per-token burst limit, told apart from the allowance's
  * NARRATION_QUOTA_EXCEEDED by having no `code`. Retry-After is set.
  */
@@ -130,7 +130,7 @@ export class NarrationTooQuick extends Schema.TaggedError<NarrationTooQuick>()(
   HttpApiSchema.annotations({
     status: 429,
     description:
-      "Too many narration requests from this access token too quickly (20 in 10 seconds, 300 an hour): a 429 without a `code` (SPEC 7). Retry after `Retry-After` seconds; nothing was counted."
+      "Too many narration requests from this access token too quickly (20 in 10 seconds, 300 an hour): a 429 without a `code`. Retry after `Retry-After` seconds; nothing was counted."
   })
 ) {}
 
@@ -141,7 +141,7 @@ export interface WordRun {
   readonly end: number
 }
 
-/** SPEC 4.9: each whitespace-delimited run of the text as sent, in order, punctuation attached. */
+/** Each whitespace-delimited run of the text as sent, in order, punctuation attached. */
 export const wordRuns = (text: string): ReadonlyArray<WordRun> =>
   Array.from(text.matchAll(/\S+/g), (match) => ({ word: match[0], start: match.index, end: match.index + match[0].length }))
 

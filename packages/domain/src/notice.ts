@@ -1,8 +1,8 @@
 /**
- * What a person is told by email and text (SPEC 1, 4.6; DOMAIN
- * "Notifications"). An act writes one notice per person into the outbox in
+ * What a person is told by email and text (docs/domain.md,
+ * Notifications). An act writes one notice per person into the outbox in
  * its own transaction; the dispatcher renders and delivers it later. The
- * wording is the product's (SPEC 6.1 leaves content open); the facts are
+ * wording is the product's (the contract leaves the content open); the facts are
  * the act's, captured when it happened.
  */
 export type Notice =

@@ -4,7 +4,7 @@ import { type AskedDue, type DueState, mergeDue } from "./due-date.js"
 
 /**
  * Obligations: what a person owes (a lesson, a topic or an item), and the
- * state machine of SPEC 3.1. Pure: core reads a row, asks these rules what
+ * state machine (docs/domain.md, Obligations). Pure: core reads a row, asks these rules what
  * may happen, and writes the answer.
  */
 
@@ -17,7 +17,7 @@ export type ObligationItemType = typeof ObligationItemType.Type
 /** Which act made an obligation: an assignment, a knowledge obligation, a retraining assignment. */
 export type ObligationKind = "assignment" | "knowledge" | "retraining"
 
-/** SPEC 2.7: an obligation, as every assigning act on one answers. */
+/** An obligation, as every assigning act on one answers. */
 export const Obligation = Schema.Struct({
   id: Schema.String,
   userId: Schema.String,
@@ -34,7 +34,7 @@ export const Obligation = Schema.Struct({
 export type Obligation = typeof Obligation.Type
 
 /**
- * The acts that move an existing obligation (SPEC 3.1 and 4.6). Unassigning
+ * The acts that move an existing obligation . Unassigning
  * and assigning again are acts on the lesson and its people, not on one
  * obligation: see `unassignCancels` and `mergeAssignment`.
  */
@@ -75,7 +75,7 @@ export const actProblem = (
 }
 
 /**
- * Unassigning a lesson (SPEC 3.1) cancels the person's active obligation on
+ * Unassigning a lesson cancels the person's active obligation on
  * it when they have the lesson in progress; the caller must be an
  * organization admin when that obligation is required.
  */
@@ -90,7 +90,7 @@ export interface Owed {
 
 /**
  * Assigning the same thing again while an obligation is active merges into
- * it (DOMAIN "Training"): required wins over optional, and the due dates
+ * it: required wins over optional, and the due dates
  * merge by `mergeDue` (the earlier wins unless set by hand).
  */
 export const mergeAssignment = <O extends Owed>(owed: O, asked: { readonly required: boolean; readonly due: AskedDue }): O => ({

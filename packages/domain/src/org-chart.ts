@@ -2,7 +2,7 @@ import type { VerificationStatus } from "./administration.js"
 
 const dayMs = 86_400_000
 
-/** Org-chart verification state at `now` (DOMAIN: interval 90 days unless set). */
+/** Org-chart verification state at `now` (interval 90 days unless set). */
 export const verificationState = (
   lastVerifiedAt: Date | null,
   intervalDays: number,

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { Limit } from "./pagination.js"
 
 /**
- * `cursor` and `limit`, taken by every paginated listing (SPEC 4.11). One
+ * `cursor` and `limit`, taken by every paginated listing. One
  * definition for the HTTP contract, the service signatures and the MCP tool
  * inputs; a listing with filters spreads `PageParams.fields` into its own.
  */

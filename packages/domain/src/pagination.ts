@@ -12,7 +12,7 @@ const LimitText = Schema.String.pipe(Schema.pattern(/^[1-9][0-9]{0,2}$/, { messa
   jsonSchema: { type: "integer", minimum: 1, maximum: 100, default: 50 }
 })
 
-/** `limit`: 1 to 100, default 50 (SPEC 4.11). Optional on the wire; defaulted by the service (DESIGN pitfall 5). */
+/** `limit`: 1 to 100, default 50. Optional on the wire; defaulted by the service (a url param with a schema default would become required on `HttpApiClient`). */
 export const Limit = Schema.transform(LimitText, Schema.Int.pipe(Schema.between(1, 100, { message: limitMessage })), {
   strict: true,
   decode: (text) => Number(text),
@@ -27,7 +27,7 @@ const nextCursor = Schema.NullOr(Schema.String).annotations({
   description: "Pass as `cursor` to read the next page; null on the last page"
 })
 
-/** The list envelope of SPEC 2.1, without `total`. */
+/** The list envelope `{data, nextCursor}`, without `total`. */
 export const Page = <A, I, R>(item: Schema.Schema<A, I, R>) => {
   const envelope = Schema.Struct({ data: Schema.Array(item), nextCursor })
   const name = itemName(item)
@@ -36,7 +36,7 @@ export const Page = <A, I, R>(item: Schema.Schema<A, I, R>) => {
     : envelope.annotations({ identifier: `${name}Page`, description: `One page of ${name} records` })
 }
 
-/** The list envelope for listings SPEC gives a `total`. Named `<Item>CountedPage`, so it never shares a name with a `Page` of the same item. */
+/** The list envelope for listings that carry a `total`. Named `<Item>CountedPage`, so it never shares a name with a `Page` of the same item. */
 export const CountedPage = <A, I, R>(item: Schema.Schema<A, I, R>) => {
   const envelope = Schema.Struct({
     data: Schema.Array(item),
@@ -53,7 +53,7 @@ export const CountedPage = <A, I, R>(item: Schema.Schema<A, I, R>) => {
 }
 
 /**
- * The envelope of SPEC 2.1 for a list that is never paginated (categories,
+ * The list envelope for a list that is never paginated (categories,
  * search): `nextCursor` is always null. Named `<Item>List`, so it is never
  * taken for a paginated listing.
  */

@@ -1,7 +1,7 @@
 import type { OrgRole, Scope, TeamRole } from "./roles.js"
 
 /**
- * SPEC section 5: who may do what. Pure and total, so every transport asks
+ * Who may do what (docs/domain.md, Permissions and scopes). Pure and total, so every transport asks
  * the same questions and the answers are tested once.
  */
 export type Permission =
@@ -49,7 +49,7 @@ const rolePermissions: Record<OrgRole, ReadonlySet<Permission>> = {
 export const hasPermission = (role: OrgRole, permission: Permission): boolean =>
   rolePermissions[role].has(permission)
 
-/** The organization roles that hold a permission, in the order SPEC lists the roles. */
+/** The organization roles that hold a permission, in the order of `OrgRole`. */
 export const rolesHolding = (permission: Permission): ReadonlyArray<OrgRole> =>
   (Object.keys(rolePermissions) as Array<OrgRole>).filter((role) => rolePermissions[role].has(permission))
 
@@ -60,7 +60,7 @@ export interface TeamMembership {
 }
 
 /**
- * Who may be granted a scope on a token (SPEC 5.3). Only training:assign is
+ * Who may be granted a scope on a token. Only training:assign is
  * restricted (organization or team admins); the others are checked against
  * the person's permissions on every call instead.
  */

@@ -82,7 +82,7 @@ export const policies = {
   },
   intake: {
     // Any member who may submit content for review may add a document; the
-    // outcome (published or review) follows SPEC 3.3 from the caller's reach.
+    // outcome (published or review) follows from the caller's reach (docs/domain.md, Content intake and review).
     document: policy({
       action: "add a document",
       permission: "content-review.create",
@@ -120,7 +120,7 @@ export const policies = {
     })
   },
   narration: {
-    // SPEC 5.5: one of guide.create, video.create or content-review.create (every member except external accounts).
+    // One of guide.create, video.create or content-review.create (every member except external accounts).
     synthesize: policy({
       action: "narrate text",
       permission: ["guide.create", "video.create", "content-review.create"],
@@ -139,12 +139,12 @@ export const policies = {
     })
   },
   training: {
-    // SPEC 4.4: the connected person only; no parameter names another person.
+    // The connected person only; no parameter names another person.
     myObligations: policy({ action: "list your obligations", reach: "self" }),
     myEnrollments: policy({ action: "list your enrollments", reach: "self" }),
     myPopQuizzes: policy({ action: "list your pop quizzes", reach: "self" }),
     myLearningQueue: policy({ action: "read your learning queue", reach: "self" }),
-    // SPEC 4.5 rule 1: the person themselves or an organization admin; a manager cannot.
+    // The person themselves or an organization admin; a manager cannot.
     progress: policy({ action: "read a person's progress", reach: "admins-else-self", denied: { notFound: "No such person" } }),
     // The person, an organization admin, or one of the person's managers at any depth of the reporting line.
     learningQueue: policy({
@@ -152,7 +152,7 @@ export const policies = {
       reach: "admins-managers-else-self",
       denied: { notFound: "No such person" }
     }),
-    // SPEC 4.5 rule 3: the learner's own; otherwise the review access of organization admins.
+    // The learner's own; otherwise the review access of organization admins.
     quizResults: policy({
       action: "read quiz results",
       reach: "admins-else-self",
@@ -167,7 +167,7 @@ export const policies = {
     send: policy({ action: "send a pop quiz", scope: "training:assign", reach: "admins-only" })
   },
   assigning: {
-    // SPEC 4.6 reach: organization admins anyone, team admins the people on their teams, anyone else themselves.
+    // Reach: organization admins anyone, team admins the people on their teams, anyone else themselves.
     assign: policy({ action: "assign a lesson", scope: "training:assign", reach: "admins-teams-else-self" }),
     unassign: policy({ action: "unassign a lesson", scope: "training:assign", reach: "admins-teams-else-self" }),
     retrainingPolicy: policy({ action: "set a lesson's retraining policy", scope: "training:assign", reach: "admins-only" }),
@@ -184,7 +184,7 @@ export const policies = {
     confirmReview: policy({ action: "confirm an obligation's due date", scope: "training:assign", reach: "admins-only" })
   },
   learner: {
-    // The acts a learner needs that SPEC does not show (/v1/me/...): their own records only.
+    // The acts a learner needs that the published contract leaves open (/v1/me/...): their own records only.
     startLesson: policy({ action: "start a lesson", reach: "self", denied: { notFound: "No such lesson" } }),
     readQuiz: policy({ action: "read your quiz", reach: "self", denied: { notFound: "No such enrollment" } }),
     submitQuiz: policy({ action: "submit quiz answers", reach: "self", denied: { notFound: "No such enrollment" } }),

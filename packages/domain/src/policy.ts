@@ -5,7 +5,7 @@ import { hasPermission, isOrganizationAdmin, type Permission } from "./permissio
 import { OrgRole, type Scope } from "./roles.js"
 
 /**
- * Declared authorization (SPEC 5): every endpoint and every tool names the
+ * Declared authorization (docs/domain.md, Who may call what): every endpoint and every tool names the
  * policy it is called under, and this module alone decides it. A transport
  * reads the declaration, calls `authorize` with the caller as they are now,
  * and hands the resulting `Access` to the domain service, which never
@@ -40,15 +40,15 @@ export interface Policy {
   /** What the caller is doing, as it reads in a sentence ("list members"). */
   readonly action: string
   /**
-   * The permission the person must hold now; several: any one of them (SPEC
-   * 5.5: narration needs one of guide.create, video.create or
+   * The permission the person must hold now; several: any one of them
+   * (narration needs one of guide.create, video.create or
    * content-review.create); null when any member may call.
    */
   readonly permission: Permission | ReadonlyArray<Permission> | null
-  /** The scope the token must carry (SPEC 5.3); null when none is needed. */
+  /** The scope the token must carry; null when none is needed. */
   readonly scope: Scope | null
   readonly reach: ReachRule
-  /** A denied caller gets 403, or 404 with this message (SPEC 5.7: records out of reach are absent). */
+  /** A denied caller gets 403, or 404 with this message (records out of reach are absent). */
   readonly denied: "forbidden" | { readonly notFound: string }
 }
 
@@ -147,7 +147,7 @@ export const describePolicy = (policy: Policy): string => {
   return `**Who may call:** ${who} ${reachPhrase(policy.reach)} ${scope}${canDeny ? ` ${denied}` : ""}`
 }
 
-/** The organization roles holding any of the permissions, in SPEC's order of roles. */
+/** The organization roles holding any of the permissions, in the order of `OrgRole`. */
 const rolesHoldingAny = (permissions: ReadonlyArray<Permission>): ReadonlyArray<OrgRole> =>
   OrgRole.literals.filter((role) => permissions.some((permission) => hasPermission(role, permission)))
 

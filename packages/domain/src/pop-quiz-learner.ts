@@ -5,7 +5,7 @@ import { QuestionResult } from "./quiz.js"
 
 /**
  * A recipient's own acts on a pop quiz sent to them (`/v1/me/pop-quizzes/...`),
- * which SPEC does not show but without which nothing moves to COMPLETED:
+ * which the published contract leaves open but without which nothing moves to COMPLETED:
  * start it (not_started -> STARTED: the questions, without their answers),
  * then answer it once (STARTED -> COMPLETED: scored, kept, and shown with the
  * right answers). GET /v1/me/pop-quizzes then shows the status and score.
@@ -35,7 +35,7 @@ export const PopQuizOutcome = Schema.Struct({
 }).annotations({ identifier: "PopQuizOutcome" })
 export type PopQuizOutcome = typeof PopQuizOutcome.Type
 
-/** Stable codes of the refusals (400: the quiz's state does not allow the act, as SPEC 7 answers state refusals). */
+/** Stable codes of the refusals (400: the quiz's state does not allow the act, as every other state refusal is answered). */
 export const PopQuizLearnerCode = {
   notReady: "POP_QUIZ_NOT_READY",
   notStarted: "POP_QUIZ_NOT_STARTED",

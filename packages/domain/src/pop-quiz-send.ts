@@ -7,13 +7,13 @@ import type { Plan } from "./roles.js"
 import { storableText } from "./text.js"
 
 /**
- * Sending a pop quiz (SPEC 4.6 POST /v1/pop-quizzes): the request, the
+ * Sending a pop quiz (POST /v1/pop-quizzes): the request, the
  * answer, and the rules that need no database: which difficulties a plan
- * includes (DOMAIN "Organization"), and the title and prompt a quiz gets
+ * includes, and the title and prompt a quiz gets
  * from its content.
  */
 
-/** The pop-quiz difficulties each plan includes (DOMAIN "Organization"); every plan's default, MODERATE, among them. */
+/** The pop-quiz difficulties each plan includes; every plan's default, MODERATE, among them. */
 export const planDifficulties: Record<Plan, ReadonlyArray<QuizDifficulty>> = {
   starter: ["SIMPLE", "MODERATE"],
   pro: ["SIMPLE", "MODERATE", "CHALLENGING"],

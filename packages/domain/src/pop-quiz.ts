@@ -4,11 +4,11 @@ import { PageParams } from "./page-params.js"
 import { BooleanFromQuery } from "./pagination.js"
 import { PersonRef } from "./training.js"
 
-/** A recipient's progress on their pop quiz (SPEC 3.2). */
+/** A recipient's progress on their pop quiz. */
 export const PopQuizRecipientStatus = Schema.Literal("not_started", "STARTED", "COMPLETED")
 export type PopQuizRecipientStatus = typeof PopQuizRecipientStatus.Type
 
-/** SPEC 2.9 own list row: a pop quiz sent to the caller, with their own status and score. */
+/** Own list row: a pop quiz sent to the caller, with their own status and score. */
 export const MyPopQuiz = Schema.Struct({
   id: Schema.String,
   title: Schema.String,
@@ -24,7 +24,7 @@ export type MyPopQuiz = typeof MyPopQuiz.Type
 /** How many were sent the quiz and how many completed it. */
 export const PopQuizCounts = Schema.Struct({ recipientCount: Count, completedCount: Count })
 
-/** SPEC 2.9 organization list row. */
+/** Organization list row: a pop quiz the organization sent. */
 export const PopQuiz = Schema.Struct({
   id: Schema.String,
   title: Schema.String,
@@ -46,7 +46,7 @@ export const PopQuizRecipient = Schema.Struct({
 }).annotations({ identifier: "PopQuizRecipient" })
 export type PopQuizRecipient = typeof PopQuizRecipient.Type
 
-/** SPEC 2.9 detail: an organization admin sees every recipient; a recipient only their own row, and the summary counts the rows shown. */
+/** Detail: an organization admin sees every recipient; a recipient only their own row, and the summary counts the rows shown. */
 export const PopQuizDetail = Schema.Struct({
   id: Schema.String,
   title: Schema.String,
@@ -59,7 +59,7 @@ export const PopQuizDetail = Schema.Struct({
 }).annotations({ identifier: "PopQuizDetail" })
 export type PopQuizDetail = typeof PopQuizDetail.Type
 
-/** GET /v1/pop-quizzes parameters (SPEC 4.5). */
+/** GET /v1/pop-quizzes parameters. */
 export const PopQuizListParams = Schema.Struct({
   sentByMe: Schema.optional(BooleanFromQuery.annotations({ description: "true lists only quizzes the caller sent" })),
   ...PageParams.fields

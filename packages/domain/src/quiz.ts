@@ -4,17 +4,17 @@ import { Count, Fraction, Timestamp } from "./common.js"
 /**
  * Quizzes: the questions stored for an enrollment or a pop-quiz recipient
  * (jsonb `questions`), the per-question results an attempt keeps (jsonb
- * `quiz_attempts.questions`, SPEC 2.11), and scoring, which is pure.
+ * `quiz_attempts.questions`), and scoring, which is pure.
  *
- * A quiz is passed at a score of 0.8 or more (DOMAIN "Training"); scores are
+ * A quiz is passed at a score of 0.8 or more; scores are
  * fractions 0..1 on the wire.
  */
 
-/** How hard the questions are; the plan gates which a pop quiz may ask for (DOMAIN "Organization"). */
+/** How hard the questions are; the plan gates which a pop quiz may ask for. */
 export const QuizDifficulty = Schema.Literal("SIMPLE", "MODERATE", "CHALLENGING", "ADVANCED")
 export type QuizDifficulty = typeof QuizDifficulty.Type
 
-/** Every organization's default difficulty (DOMAIN: the default is MODERATE on every plan). */
+/** Every organization's default difficulty (the default is MODERATE on every plan). */
 export const defaultQuizDifficulty: QuizDifficulty = "MODERATE"
 
 /** Where a quiz's questions stand: PENDING until the job writes them, READY, or FAILED for good. */
@@ -46,7 +46,7 @@ export type StoredQuestion = typeof StoredQuestion.Type
 
 export const StoredQuestions = Schema.Array(StoredQuestion)
 
-/** One question of a scored attempt (SPEC 2.11 `questions[]`). */
+/** One question of a scored attempt (a quiz result's `questions[]`). */
 export const QuestionResult = Schema.Struct({
   number: Count,
   question: Schema.String,
@@ -58,7 +58,7 @@ export const QuestionResult = Schema.Struct({
 }).annotations({ identifier: "QuestionResult" })
 export type QuestionResult = typeof QuestionResult.Type
 
-/** A quiz result (SPEC 2.11): one kept attempt at an enrollment's quiz. */
+/** A quiz result: one kept attempt at an enrollment's quiz. */
 export const QuizResult = Schema.Struct({
   id: Schema.String,
   status: Schema.Literal("completed"),

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 
 /**
- * A lesson's retraining policy (SPEC 4.6 PUT /v1/lessons/{id}/retraining-policy),
+ * A lesson's retraining policy (PUT /v1/lessons/{id}/retraining-policy),
  * as GET /v1/lessons/{id}/retraining-policy and the PUT both answer.
  * `none` turns retraining off; `recurring` retrains every `intervalDays`
  * from each person's completion, `changed_material` only when the lesson's

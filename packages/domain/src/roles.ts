@@ -1,13 +1,13 @@
 import { Schema } from "effect"
 
-/** Organization roles (SPEC 5.6). Owner, admin and billing-admin are the organization admins. */
+/** Organization roles. Owner, admin and billing-admin are the organization admins. */
 export const OrgRole = Schema.Literal("owner", "admin", "billing-admin", "viewer", "external")
 export type OrgRole = typeof OrgRole.Type
 
 export const TeamRole = Schema.Literal("team-admin", "team-viewer")
 export type TeamRole = typeof TeamRole.Type
 
-/** Scopes a token may carry (SPEC 5.3). */
+/** Scopes a token may carry. */
 export const Scope = Schema.Literal("training:assign", "content:write", "narration:synthesize")
 export type Scope = typeof Scope.Type
 

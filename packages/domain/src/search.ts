@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 
 /**
- * GET /v1/search (SPEC 4.10 search_service, 4.11, 8): one ranked page of
+ * GET /v1/search: one ranked page of
  * topics and chapters the caller can read, with highlighted snippets.
  */
 
@@ -29,7 +29,7 @@ export const SearchTypes = Schema.transform(
 
 const limitMessage = () => "limit must be an integer from 1 to 50"
 
-/** `limit` of a search: 1 to 50, default 10 (SPEC 8); digits only, as `Limit` of pagination.ts. */
+/** `limit` of a search: 1 to 50, default 10; digits only, as `Limit` of pagination.ts. */
 export const SearchLimit = Schema.transform(
   Schema.String.pipe(Schema.pattern(/^[1-9][0-9]?$/, { message: limitMessage })).annotations({
     jsonSchema: { type: "integer", minimum: 1, maximum: 50, default: 10 }

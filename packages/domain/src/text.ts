@@ -6,7 +6,7 @@ import { Schema } from "effect"
  * Why NUL is refused: PostgreSQL cannot store U+0000 in `text` (it answers
  * "invalid byte sequence", SQLSTATE 22021), so a NUL that reached SQL would
  * fail the statement instead of being saved, and would pass through every
- * other layer unnoticed (DESIGN pitfall 18). Refusing it at decode turns it
+ * other layer unnoticed. Refusing it at decode turns it
  * into a 400 naming the field, like any other bad input. Lone surrogates are
  * refused for the same reason: they have no UTF-8 form, so the driver sends
  * U+FFFD and the stored text silently differs from what was sent.

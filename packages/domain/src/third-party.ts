@@ -3,7 +3,7 @@ import { Count, Timestamp } from "./common.js"
 import { EntityType } from "./duty.js"
 import { PageParams } from "./page-params.js"
 
-/** A third party of the org chart (an outside firm holding duties; SPEC 1, 4.10 list_third_parties). */
+/** A third party of the org chart (an outside firm holding duties). */
 export const ThirdParty = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -23,14 +23,14 @@ export const RaciSummary = Schema.Struct({
 }).annotations({ identifier: "RaciSummary" })
 export type RaciSummary = typeof RaciSummary.Type
 
-/** GET /v1/third-parties/{id} (SPEC 4.10 get_third_party). */
+/** GET /v1/third-parties/{id}. */
 export const ThirdPartyDetail = Schema.Struct({
   ...ThirdParty.fields,
   raciSummary: RaciSummary
 }).annotations({ identifier: "ThirdPartyDetail" })
 export type ThirdPartyDetail = typeof ThirdPartyDetail.Type
 
-/** GET /v1/third-parties/{id}/duties parameters (SPEC 4.10 list_third_party_duties). */
+/** GET /v1/third-parties/{id}/duties parameters. */
 export const ThirdPartyDutiesParams = Schema.Struct({
   entityType: Schema.optional(EntityType.annotations({ description: "Only duties on this kind of entity" })),
   ...PageParams.fields

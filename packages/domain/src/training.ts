@@ -4,13 +4,13 @@ import { TeamId } from "./ids.js"
 import { PageParams } from "./page-params.js"
 import { MemberStatus } from "./roles.js"
 
-/** What an obligation is owed on (SPEC 2.6, 2.7). */
+/** What an obligation is owed on. */
 export const ObligationItemType = Schema.Literal("lesson", "topic", "item")
 export type ObligationItemType = typeof ObligationItemType.Type
 
 /**
- * SPEC 2.6: an obligation as its person sees it. Only active and completed
- * ones are listed (cancelled and waived are not, SPEC 3.1).
+ * An obligation as its person sees it. Only active and completed
+ * ones are listed (cancelled and waived are not).
  */
 export const OwnObligation = Schema.Struct({
   id: Schema.String,
@@ -29,7 +29,7 @@ export type OwnObligation = typeof OwnObligation.Type
 export const EnrollmentStatus = Schema.Literal("in_progress", "completed")
 export type EnrollmentStatus = typeof EnrollmentStatus.Type
 
-/** SPEC 2.8: one lesson enrollment. Its id is what GET /v1/enrollments/{id}/quiz-results takes. */
+/** One lesson enrollment. Its id is what GET /v1/enrollments/{id}/quiz-results takes. */
 export const Enrollment = Schema.Struct({
   id: Schema.String,
   itemId: Schema.String.annotations({ description: "The lesson's id" }),
@@ -49,7 +49,7 @@ export const PersonRef = Schema.Struct({ id: Schema.String, name: Schema.String,
   .annotations({ identifier: "PersonRef" })
 export type PersonRef = typeof PersonRef.Type
 
-/** SPEC 4.5 GET /v1/people/{id}/progress. */
+/** GET /v1/people/{id}/progress. */
 export const PersonProgress = Schema.Struct({
   user: PersonRef,
   enrollments: Schema.Array(Enrollment),
@@ -63,7 +63,7 @@ export const PersonProgress = Schema.Struct({
 }).annotations({ identifier: "PersonProgress" })
 export type PersonProgress = typeof PersonProgress.Type
 
-/** SPEC 2.5: a member progress row. */
+/** A member progress row. */
 export const MemberProgress = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -79,7 +79,7 @@ export const MemberProgress = Schema.Struct({
 }).annotations({ identifier: "MemberProgress" })
 export type MemberProgress = typeof MemberProgress.Type
 
-/** GET /v1/members/progress parameters (SPEC 4.3). */
+/** GET /v1/members/progress parameters. */
 export const MemberProgressParams = Schema.Struct({
   query: Schema.optional(Schema.String.annotations({ description: "Matches anywhere in name or email, case-insensitive" })),
   teamId: Schema.optional(TeamId.annotations({ description: "Only members of this team; a team outside the organization is 400" })),

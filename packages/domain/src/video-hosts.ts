@@ -1,7 +1,7 @@
 /**
  * The video-hosting site of POST /v1/videos/videohost, by its exact host
  * names, and the other video-hosting sites: POST /v1/documents/from-url
- * refuses all of them (SPEC 4.7; a video is added as a video, not a page).
+ * refuses all of them (a video is added as a video, not a page).
  */
 export const videohostHosts: ReadonlyArray<string> = ["youtube.com", "www.youtube.com", "m.youtube.com", "youtu.be"]
 

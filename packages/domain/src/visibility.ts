@@ -2,7 +2,7 @@ import { isOrganizationAdmin } from "./permissions.js"
 import type { OrgRole, Visibility } from "./roles.js"
 
 /**
- * DOMAIN "Visibility": `everyone` is every member except external accounts,
+ * Visibility (docs/domain.md, Visibility): `everyone` is every member except external accounts,
  * `teams` the members of the listed teams (external accounts included),
  * `admins` the organization admins. Organization admins read everything.
  * Core's SQL filters mirror this rule; tests hold the two together.

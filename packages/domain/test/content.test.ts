@@ -6,7 +6,7 @@ const decodeParams = Schema.decodeUnknownEither(ContentListParams)
 const messagesOf = (result: Either.Either<unknown, ParseResult.ParseError>) =>
   Either.isLeft(result) ? ParseResult.ArrayFormatter.formatErrorSync(result.left).map((issue) => `${issue.path.join(".")}: ${issue.message}`) : []
 
-describe("the content title query (SPEC 4.1: every word, any order, case-insensitive)", () => {
+describe("the content title query (every word, any order, case-insensitive)", () => {
   it("splits on any whitespace and drops blanks", () => {
     expect(titleQueryWords("  Forklift\tsafety\n basics ")).toEqual(["forklift", "safety", "basics"])
   })
@@ -26,7 +26,7 @@ describe("the content title query (SPEC 4.1: every word, any order, case-insensi
   })
 })
 
-describe("content fields (SPEC 2.2)", () => {
+describe("content fields", () => {
   it("durationSeconds is a video's only", () => {
     expect(durationOf("video", 212)).toBe(212)
     expect(durationOf("video", null)).toBeNull()

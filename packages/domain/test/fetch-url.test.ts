@@ -9,7 +9,7 @@ const issuesOf = (input: unknown) => {
   return Either.isLeft(result) ? ParseResult.ArrayFormatter.formatErrorSync(result.left).map((issue) => issue.message) : []
 }
 
-describe("the url field of POST /v1/documents/from-url (SPEC 4.7)", () => {
+describe("the url field of POST /v1/documents/from-url", () => {
   it("an http or https address decodes to its normalized (WHATWG-serialized) href", () => {
     expect(decode("https://example.com/a b?q=ü#top")).toEqual(Either.right("https://example.com/a%20b?q=%C3%BC#top"))
     expect(decode("HTTP://Example.COM")).toEqual(Either.right("http://example.com/"))

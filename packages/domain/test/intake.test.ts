@@ -21,7 +21,7 @@ const title = (input: string) => Schema.decodeUnknownEither(DocumentTitle)(input
 const content = (input: string) => Schema.decodeUnknownEither(DocumentContent)(input)
 const document = (body: object) => Schema.decodeUnknownEither(NewDocument)({ title: "T", content: "C", ...body })
 
-describe("a document's title (SPEC 4.7: one line, up to 255 characters)", () => {
+describe("a document's title (one line, up to 255 characters)", () => {
   it("every line break is refused, wherever it is (a trailing newline is not padding)", () => {
     for (const brk of ["\n", "\r", "\r\n", "\u2028", "\u2029", "\u0085", "\u000B", "\u000C"]) {
       for (const input of [`a${brk}b`, `title${brk}`, `${brk}title`]) {
@@ -77,7 +77,7 @@ describe("a document's content (markdown up to 500,000 characters)", () => {
   })
 })
 
-describe("visibility and teamIds (SPEC 4.7)", () => {
+describe("visibility and teamIds", () => {
   it("teams needs teamIds; everyone and admins refuse them, even empty", () => {
     expect(messagesOf(document({ visibility: "teams" }))).toEqual([`teamIds: ${audienceProblems.teamsNeedTeamIds}`])
     for (const visibility of ["everyone", "admins"]) {
@@ -118,7 +118,7 @@ const everyone = { visibility: "everyone", teamIds: [] } as const
 const admins = { visibility: "admins", teamIds: [] } as const
 const teams = (...teamIds: Array<string>) => ({ visibility: "teams", teamIds }) as const
 
-describe("the document submission outcome (SPEC 3.3)", () => {
+describe("the document submission outcome", () => {
   it("an organization admin publishes with any visibility", () => {
     for (const audience of [everyone, admins, teams("ops"), teams("anything")]) {
       expect(submissionMode(organizationAdmin, audience)).toBe("published")
@@ -141,7 +141,7 @@ describe("the document submission outcome (SPEC 3.3)", () => {
   })
 })
 
-describe("who may add a hosted video for whom (SPEC 4.7, 7)", () => {
+describe("who may add a hosted video for whom", () => {
   it("an organization admin, for anyone", () => {
     for (const audience of [everyone, admins, teams("x")]) expect(videoAudienceVerdict(organizationAdmin, audience)._tag).toBe("Allowed")
   })

@@ -6,7 +6,7 @@ import { evidenceLink, SpaceListParams } from "@tks/domain/knowledge-graph"
 const content = "https://tks.test/v1/content/cnt_1"
 const place = { contentUrl: content, sourceUrl: null, range: null, timeRange: null } as const
 
-describe("evidence links (DOMAIN Knowledge graph: evidence carries a link)", () => {
+describe("evidence links (evidence carries a link)", () => {
   it("a document's evidence links to the content with its character range", () => {
     expect(evidenceLink({ ...place, contentType: "document", range: { start: 12, end: 40 } })).toBe(`${content}#chars=12-40`)
     expect(evidenceLink({ ...place, contentType: "guide", range: { start: 0, end: 5 } })).toBe(`${content}#chars=0-5`)

@@ -44,7 +44,7 @@ describe("entry type", () => {
   it("NEW: no mastery of a topic a duty expects, or of one owed", () => {
     expect(entryType(facts({ expected: "PARTIAL" }))).toBe("NEW")
     expect(entryType(facts({ owed: true }))).toBe("NEW")
-    // Started but never proven: still NEW (DOMAIN: NEW is mastery NONE).
+    // Started but never proven: still NEW (NEW is mastery NONE).
     expect(entryType(facts({ expected: "MASTERED", started: true }))).toBe("NEW")
   })
 

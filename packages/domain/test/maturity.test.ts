@@ -25,7 +25,7 @@ const uniform = (topics: number, perTopic: number, fraction: number): MaturityTa
   relatedTopics: Math.round(topics * fraction)
 })
 
-describe("maturity levels (SPEC 4.10 get_maturity)", () => {
+describe("maturity levels", () => {
   it("no live topic is UNDOCUMENTED, whatever else is counted", () => {
     expect(levelOf(emptyTally)).toBe("UNDOCUMENTED")
     expect(levelOf({ ...emptyTally, items: 4, evidencedItems: 4 })).toBe("UNDOCUMENTED")

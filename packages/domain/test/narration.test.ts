@@ -18,7 +18,7 @@ const decode = Schema.decodeUnknownEither(NarrationRequest)
 const problemOf = (input: unknown) =>
   Either.match(decode(input), { onLeft: (error) => String(error.message), onRight: () => "accepted" })
 
-describe("the narration request (SPEC 4.9, 8)", () => {
+describe("the narration request", () => {
   it("text is trimmed, then 1 to 1000 characters; characters are code points", () => {
     expect(Either.getOrThrow(decode({ text: "  Hello\n" })).text).toBe("Hello")
     expect(problemOf({ text: "   \n\t " })).toMatch(/text must not be empty/)
@@ -48,7 +48,7 @@ describe("the narration request (SPEC 4.9, 8)", () => {
   })
 })
 
-describe("word runs and their timings (SPEC 4.9)", () => {
+describe("word runs and their timings", () => {
   it("runs are the whitespace-delimited pieces of the text as sent, punctuation attached, digits kept", () => {
     expect(wordRuns("Hello, world!  It's 42\u00A0degrees\n— ok.").map((r) => r.word)).toEqual(
       ["Hello,", "world!", "It's", "42", "degrees", "—", "ok."]
@@ -75,7 +75,7 @@ describe("word runs and their timings (SPEC 4.9)", () => {
   })
 })
 
-describe("the UTC month of the allowance (SPEC 8)", () => {
+describe("the UTC month of the allowance", () => {
   it("the month holding an instant, its first day, and when the next starts", () => {
     const at = Date.parse("2026-11-23T16:00:00.000Z")
     expect(narrationMonth(at)).toEqual({
@@ -94,7 +94,7 @@ describe("the UTC month of the allowance (SPEC 8)", () => {
   })
 })
 
-describe("who may narrate (SPEC 5.3, 5.5)", () => {
+describe("who may narrate", () => {
   const actor = (role: OrgRole, scopes: ReadonlyArray<Scope>) => ({
     organizationId: OrganizationId.make("org_1"),
     userId: UserId.make("usr_1"),

@@ -15,7 +15,7 @@ import { actProblem, mergeAssignment, type ObligationAct, ObligationStatus, stat
 
 const acts: ReadonlyArray<ObligationAct> = ["waive", "cancel", "setDueDate", "confirmReview"]
 
-describe("the obligation state machine (SPEC 3.1)", () => {
+describe("the obligation state machine", () => {
   it("waive and cancel end an active obligation; the due-date acts keep it active", () => {
     expect(statusAfter).toEqual({ waive: "waived", cancel: "cancelled", setDueDate: "active", confirmReview: "active" })
   })
@@ -61,7 +61,7 @@ describe("merging an assignment into an active obligation", () => {
 const problems = <A, I>(schema: Schema.Schema<A, I>, input: unknown): string =>
   Either.match(Schema.decodeUnknownEither(schema)(input), { onLeft: (error) => error.message, onRight: () => "accepted" })
 
-describe("the assigning request bodies (SPEC 4.6, 8)", () => {
+describe("the assigning request bodies", () => {
   it("assignments: audience with the list it needs, and only that list", () => {
     expect(problems(AssignmentRequest, { audience: "everyone" })).toBe("accepted")
     expect(problems(AssignmentRequest, { audience: "teams", teamIds: ["t"] })).toBe("accepted")

@@ -4,7 +4,7 @@ import { verificationState } from "@tks/domain/org-chart"
 const dayMs = 86_400_000
 const verifiedAt = new Date("2026-01-10T08:30:00.000Z")
 
-describe("verificationState (SPEC 2.12, 3.2)", () => {
+describe("verificationState", () => {
   it("an org chart never verified is never_verified, due now, with no next due date", () => {
     expect(verificationState(null, 90, new Date("2026-06-01T00:00:00.000Z"))).toEqual({
       status: "never_verified",

@@ -10,7 +10,7 @@ import type { OrgRole } from "@tks/domain/roles"
 
 const admins: ReadonlyArray<OrgRole> = ["owner", "admin", "billing-admin"]
 
-describe("SPEC 5: roles and permissions", () => {
+describe("roles and permissions", () => {
   it("owner, admin and billing-admin are the organization admins; viewer and external are not", () => {
     for (const role of admins) expect(isOrganizationAdmin(role), role).toBe(true)
     expect(isOrganizationAdmin("viewer")).toBe(false)
@@ -56,7 +56,7 @@ describe("SPEC 5: roles and permissions", () => {
     }
   })
 
-  it("the roles holding a permission are listed in SPEC's order of roles", () => {
+  it("the roles holding a permission are listed in the order of the roles", () => {
     expect(rolesHolding("user.read")).toEqual(["owner", "admin", "billing-admin", "viewer"])
     expect(rolesHolding("organization.update")).toEqual(["owner", "admin", "billing-admin"])
   })

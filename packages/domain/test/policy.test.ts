@@ -94,7 +94,7 @@ const named: Record<Reach | "denied", RegExp> = {
 
 const reachOf = (decided: ReturnType<typeof authorize>) => (isAccess(decided) ? decided.reach : decided)
 
-describe("authorize (SPEC 5: declared authorization)", () => {
+describe("authorize (declared authorization)", () => {
   for (const rule of Object.keys(expected) as Array<ReachRule>) {
     it(`reach rule ${rule}: what every org role and a team admin reach`, () => {
       const open = policy({ action: "do the thing", reach: rule })
@@ -177,7 +177,7 @@ describe("authorize (SPEC 5: declared authorization)", () => {
 })
 
 describe("describePolicy and deniedStatuses (the OpenAPI sentence and responses)", () => {
-  it("names the roles holding the permission, in SPEC's order", () => {
+  it("names the roles holding the permission, in the order of the roles", () => {
     expect(describePolicy(policies.members.list)).toContain("Needs the user.read permission (owner, admin, billing-admin, viewer).")
     expect(describePolicy(policies.administration.findings)).toContain(
       "Needs the organization.update permission (owner, admin, billing-admin)."

@@ -5,7 +5,7 @@ import { renderSnippet, SearchParams, snippetMarks } from "@tks/domain/search"
 const decode = Schema.decodeUnknownEither(SearchParams)
 const refused = (input: unknown) => Either.isLeft(decode(input))
 
-describe("GET /v1/search parameters (SPEC 4.10, 8)", () => {
+describe("GET /v1/search parameters", () => {
   it("query is trimmed and required: blank or missing is refused, and so is one over 500 characters", () => {
     expect(decode({ query: "  fire drill  " })).toEqual(Either.right({ query: "fire drill" }))
     for (const query of ["", "   ", "\t\n"]) expect(refused({ query }), JSON.stringify(query)).toBe(true)

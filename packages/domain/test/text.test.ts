@@ -7,7 +7,7 @@ const decode = <A>(schema: Schema.Schema<A, string>) => (input: string) => Schem
 const issuesOf = (result: Either.Either<unknown, ParseResult.ParseError>) =>
   Either.isLeft(result) ? ParseResult.ArrayFormatter.formatErrorSync(result.left).map((issue) => issue.message) : []
 
-describe("body text that PostgreSQL can store (DESIGN pitfall 18)", () => {
+describe("body text that PostgreSQL can store (no NUL, no lone surrogate)", () => {
   it("a body string with a NUL character is refused at decode, naming the reason", () => {
     for (const input of ["\u0000", "a\u0000b", "trailing\u0000"]) {
       const result = decode(Text)(input)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { canRead } from "@tks/domain/visibility"
 
-describe("DOMAIN visibility", () => {
+describe("visibility", () => {
   it("everyone: every member except external accounts", () => {
     expect(canRead({ role: "viewer", teamIds: [] }, "everyone", [])).toBe(true)
     expect(canRead({ role: "external", teamIds: [] }, "everyone", [])).toBe(false)

@@ -5,9 +5,9 @@ import { decodeErrorMessage, type DecodeIssue, summarizeDecodeIssues } from "./d
 import { abbreviate, errorResponse, genericErrorBody, RETRY_AFTER_SECONDS } from "./error-response.js"
 
 /**
- * Every non-2xx answer has the JSON body `{code, message, ...}` (DESIGN 4).
+ * Every non-2xx answer has the JSON body `{code, message, ...}`.
  * The HttpApi framework answers some requests itself, outside our error
- * schemas (DESIGN pitfall 2): a request that fails schema decoding (its own
+ * schemas: a request that fails schema decoding (its own
  * 400 body), malformed JSON (a RequestError), an unknown route, or a defect.
  * This middleware gives those the same shape, fills any error answer that
  * came without a body, challenges a 401 with `WWW-Authenticate: Bearer` and

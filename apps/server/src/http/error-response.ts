@@ -1,7 +1,7 @@
 import { HttpServerResponse } from "@effect/platform"
 
 /**
- * The wire shape of every error the service sends (DESIGN 4):
+ * The wire shape of every error the service sends:
  * `{"_tag", "code": "STABLE_CODE", "message": "human sentence", ...}`.
  * The edge modules answer with it directly; the endpoints get it from the
  * error schemas in @tks/domain/errors.

@@ -12,7 +12,7 @@ import { COMMON_SECURITY_HEADERS } from "./security-headers.js"
  * Node's HTTP parser refuses some requests before any Effect code runs: a
  * request line or header block over 16 KB (431), a malformed request (400),
  * a request that arrived too slowly (408). Left to itself it answers them
- * with an empty body (DESIGN pitfall 19); this `clientError` handler sends
+ * with an empty body; this `clientError` handler sends
  * the JSON error body, a request id and the security headers instead.
  */
 export const createHttpServer = (): Server => {

@@ -21,7 +21,7 @@ const reportDecision = (decision: RateLimitDecision) =>
     return Effect.succeed(decision.remaining < reported ? HttpServerResponse.setHeaders(response, decisionHeaders(decision)) : response)
   })
 
-/** A refusal's `Retry-After` and `RateLimit-*` headers; error schemas carry no headers (DESIGN pitfall 4). */
+/** A refusal's `Retry-After` and `RateLimit-*` headers; error schemas carry no headers. */
 const reportRefusal = (error: TooManyRequests) =>
   HttpApp.appendPreResponseHandler((_request, response) =>
     Effect.succeed(HttpServerResponse.setHeaders(response, {

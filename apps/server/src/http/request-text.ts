@@ -2,7 +2,7 @@ import type { HttpServerResponse } from "@effect/platform"
 import { abbreviate, errorResponse } from "./error-response.js"
 
 /**
- * Path and query text is checked before routing (DESIGN pitfall 18): a NUL
+ * Path and query text is checked before routing: a NUL
  * byte in an id or a query used to reach PostgreSQL, which refused it
  * mid-statement, and the caller got a fake 503 outage. Invalid
  * percent-encoding or UTF-8 used to pass on as literal text, or as U+FFFD.
@@ -18,7 +18,7 @@ export interface TextIssue {
 const MESSAGE = "must be valid percent-encoded UTF-8 text without NUL or other control characters"
 
 // Anything that needs a closer look: an escape, or a raw control character.
-const SUSPECT = /[%\u0000-\u001f\u007f]/
+const SUSPICIOUS = /[%\u0000-\u001f\u007f]/
 const CONTROL = /[\u0000-\u001f\u007f]/
 
 /** The decoded text, or undefined when the escapes are not valid UTF-8 or it holds a control character. */
@@ -34,7 +34,7 @@ const decodeStrict = (raw: string, plusIsSpace: boolean): string | undefined => 
 
 /** The first problem in a request target (path and query), or undefined when its text is sound. */
 export const requestTextIssue = (url: string): TextIssue | undefined => {
-  if (!SUSPECT.test(url)) return undefined
+  if (!SUSPICIOUS.test(url)) return undefined
   const mark = url.indexOf("?")
   const path = mark === -1 ? url : url.slice(0, mark)
   for (const segment of path.split("/")) {

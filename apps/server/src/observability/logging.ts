@@ -6,7 +6,7 @@ import { redactQuery } from "./redaction.js"
 /**
  * The names the README documents, matched case-insensitively, plus Effect's
  * own `warn` and `fatal`. Config.logLevel takes only Effect's labels and
- * stops the service on `Warning` (DESIGN pitfall 20).
+ * stops the service on `Warning`.
  */
 const levels: Record<string, LogLevel.LogLevel> = {
   all: LogLevel.All,

@@ -8,7 +8,7 @@ import { once } from "./once.js"
 import { importFixture } from "./server.js"
 
 /**
- * The caller matrix every endpoint is tested against (DESIGN 7): no token,
+ * The caller matrix every endpoint is tested against: no token,
  * a made-up token, an expired and a revoked token, each org role, a team
  * admin (a viewer who administers a team), and another organization's admin.
  * The callers are people of the shared test organizations

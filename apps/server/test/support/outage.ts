@@ -16,7 +16,9 @@ import { HttpRoutes } from "../../src/http/routes.js"
 import { TestAdaptersLive } from "./adapters.js"
 
 /**
- * Production-like pool settings (DESIGN pitfall 14), with 1 s connect and
+ * Production-like pool settings (a connection TTL and connect and
+ * query timeouts: without them a black-holed connection kept the service at
+ * 503), with 1 s connect and
  * statement timeouts so an outage test is quick. The TTL stays at five
  * minutes: recovery must not wait for it.
  */

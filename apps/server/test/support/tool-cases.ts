@@ -1,6 +1,6 @@
 import type { ImportResult } from "@tks/core/org-import/schema"
 
-/** Every tool of SPEC 4.10, by name. */
+/** Every read-only tool, by name. */
 export const specTools: ReadonlyArray<string> = [
   "search_service", "get_topic", "get_item", "get_content", "get_content_text", "get_duties", "list_issues", "get_issue",
   "get_content_knowledge", "get_content_usage", "list_third_parties", "get_third_party", "list_third_party_duties",
@@ -9,7 +9,7 @@ export const specTools: ReadonlyArray<string> = [
   "list_category_health"
 ]
 
-/** A tool call and the HTTP request that must give the same answer (SPEC 4.10: same data, same rules). */
+/** A tool call and the HTTP request that must give the same answer (same data, same rules). */
 export interface ToolCase {
   readonly tool: string
   readonly args: Record<string, unknown>

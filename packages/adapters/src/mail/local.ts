@@ -31,7 +31,7 @@ export const formatEml = (email: OutgoingEmail, from: string, date: Date): strin
   ].join("\r\n")
 
 /**
- * The local email adapter (DESIGN 5): each message becomes
+ * The local email adapter: each message becomes
  * `<dir>/email/<ntf_…>.eml`; without a directory (DATA_DIR=memory://) it is
  * only logged.
  */

@@ -12,7 +12,7 @@ export interface OutgoingEmail {
   readonly text: string
 }
 
-/** The email port (DESIGN 5): SMTP in production, a mailbox folder by default. */
+/** The email port: SMTP in production, a mailbox folder by default. */
 export class MailSender extends Context.Tag("@tks/adapters/MailSender")<MailSender, {
   /** Which adapter sends ("smtp", "mailbox", "log"), for the attempt record and the logs. */
   readonly provider: string

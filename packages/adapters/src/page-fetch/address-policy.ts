@@ -1,7 +1,7 @@
 import ipaddr from "ipaddr.js"
 
 /**
- * The SSRF guard's pure rules (SPEC 4.7): which addresses and host names a
+ * The SSRF guard's pure rules: which addresses and host names a
  * page fetch may reach. Only public unicast addresses are fetchable; the
  * lists below are the ranges that look unicast but are not the public
  * internet (or hide another address inside, like the 4-in-6 forms).

@@ -10,7 +10,7 @@ import { type FetchedPage, PageFetcher, type UnfetchableAddress } from "./port.j
 import { decodeText, declaredHtmlCharset } from "./content-type.js"
 
 /**
- * The page-fetch engine (SPEC 4.7, DESIGN 5): undici with the guarded
+ * The page-fetch engine: undici with the guarded
  * connector, redirects followed by hand so each target is checked again
  * (scheme, credentials, host name, then its addresses at connect time), and
  * caps on total time, body size and redirect count. Every failure is an

@@ -1,7 +1,7 @@
 import { Context, type Effect, Schema } from "effect"
 
 /**
- * The page-fetch port (SPEC 4.7 POST /v1/documents/from-url): a public page
+ * The page-fetch port (POST /v1/documents/from-url): a public page
  * or file, fetched through the SSRF guard and turned into markdown.
  */
 export interface FetchedPage {

@@ -9,7 +9,7 @@ export const formatText = (text: OutgoingText, date: Date): string =>
   [`To: ${text.to.replace(/[\r\n]+/g, " ")}`, `Date: ${date.toISOString()}`, `Idempotency-Key: ${text.id}`, "", text.body, ""].join("\n")
 
 /**
- * The local text adapter (DESIGN 5): each message becomes
+ * The local text adapter: each message becomes
  * `<dir>/sms/<ntf_…>.txt`; without a directory (DATA_DIR=memory://) it is
  * only logged.
  */

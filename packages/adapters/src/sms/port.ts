@@ -10,7 +10,7 @@ export interface OutgoingText {
   readonly body: string
 }
 
-/** The text-message port (DESIGN 5): Twilio's Messages API in production, a mailbox folder by default. */
+/** The text-message port: Twilio's Messages API in production, a mailbox folder by default. */
 export class SmsSender extends Context.Tag("@tks/adapters/SmsSender")<SmsSender, {
   /** Which adapter sends ("twilio", "mailbox", "log"), for the attempt record and the logs. */
   readonly provider: string

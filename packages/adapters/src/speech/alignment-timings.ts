@@ -4,7 +4,7 @@ import { type NarrationWord, wordRuns, wordTimingsProblem } from "@tks/domain/na
 /**
  * A character alignment (ElevenLabs' with-timestamps answer: each character
  * of the text sent, with when it starts and ends) -> one timing per
- * whitespace-delimited run (SPEC 4.9): from the start of the run's first
+ * whitespace-delimited run: from the start of the run's first
  * character to the end of its last. Pure, tested without the service.
  */
 export interface CharacterAlignment {

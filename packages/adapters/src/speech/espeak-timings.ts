@@ -3,7 +3,7 @@ import { type NarrationWord, wordRuns, wordTimingsProblem } from "@tks/domain/na
 
 /**
  * eSpeak-NG's word events -> one timing per whitespace-delimited run of the
- * text (SPEC 4.9). Pure, so the rules are tested without the engine.
+ * text. Pure, so the rules are tested without the engine.
  *
  * The engine reads SSML, so `&`, `<` and `>` go in as entities, and it
  * reports positions as 1-based code points of the text it was given (an

@@ -7,12 +7,12 @@ import { type Speech, SpeechFailed, type SpeechRequest, SpeechSynthesizer, Speec
 import { defaultWorkerCount, makeSpeechEngine, type SpeechEngineSettings } from "./speech-workers.js"
 
 /**
- * The local speech provider (DESIGN 5): eSpeak-NG speaks, LAME encodes MP3
+ * The local speech provider: eSpeak-NG speaks, LAME encodes MP3
  * (MPEG-1 Layer III, 44.1 kHz, 128 kbps), both WASM, in worker threads. Works
  * offline; robotic, but real audio with real word timings.
  */
 
-/** Each catalog voice (SPEC 4.9) as a distinct eSpeak-NG voice: American or British, lower or higher. */
+/** Each catalog voice as a distinct eSpeak-NG voice: American or British, lower or higher. */
 export const localVoices: Readonly<Record<VoiceId, string>> = {
   nPczCjzI2devNBz1zQrb: "en-us",
   XrExE9yKIg1WjnnlVkGX: "en-us+f3",

@@ -1,7 +1,7 @@
 import { Either } from "effect"
 
 /**
- * Reads an MP3 file's frames (SPEC 4.9: narration audio is MPEG-1 Layer III,
+ * Reads an MP3 file's frames (narration audio is MPEG-1 Layer III,
  * 44.1 kHz, 128 kbps). Both speech adapters hold their audio to it and take
  * the audio's length from it, so a caller never gets a file a player would
  * reject or a duration that disagrees with what plays.

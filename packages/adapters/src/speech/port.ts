@@ -7,7 +7,7 @@ export interface SpeechRequest {
   readonly voiceId: VoiceId
 }
 
-/** Speech with its word timings (SPEC 4.9). */
+/** Speech with its word timings. */
 export interface Speech {
   /** An MP3 file: MPEG-1 Layer III frames, 44.1 kHz, 128 kbps. */
   readonly mp3: Uint8Array
@@ -22,12 +22,12 @@ export class SpeechFailed extends Schema.TaggedError<SpeechFailed>()("SpeechFail
   reason: Schema.String
 }) {}
 
-/** Audio came back, but its word timings cannot be read: the characters stay counted (SPEC 4.9). */
+/** Audio came back, but its word timings cannot be read: the characters stay counted. */
 export class SpeechTimingsUnreadable extends Schema.TaggedError<SpeechTimingsUnreadable>()("SpeechTimingsUnreadable", {
   reason: Schema.String
 }) {}
 
-/** The speech port (DESIGN 5): the local eSpeak-NG engine by default, ElevenLabs in production. */
+/** The speech port: the local eSpeak-NG engine by default, ElevenLabs in production. */
 export class SpeechSynthesizer extends Context.Tag("@tks/adapters/SpeechSynthesizer")<SpeechSynthesizer, {
   /** Which provider answers, for the request record and the logs ("local", "elevenlabs"). */
   readonly provider: string

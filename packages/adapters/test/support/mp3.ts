@@ -97,8 +97,8 @@ export const frameHeaders = (bytes: Uint8Array) => {
 }
 
 /**
- * Why `bytes` is not narration audio lasting `durationSeconds` (SPEC 4.9:
- * MP3, MPEG-1 Layer III, 44.1 kHz, 128 kbps, and not silent), or an empty
+ * Why `bytes` is not narration audio lasting `durationSeconds` (narration
+ * audio is MP3, MPEG-1 Layer III, 44.1 kHz, 128 kbps, and not silent), or an empty
  * list. The duration is the one the provider reported.
  */
 export const narrationAudioProblems = async (bytes: Uint8Array, durationSeconds: number): Promise<Array<string>> => {

@@ -1,7 +1,7 @@
 import type { FetchEnvOptions } from "./fetch-env.js"
 
 /**
- * The SSRF corpus (SPEC 4.7): addresses and redirect chains that must all be
+ * The SSRF corpus: addresses and redirect chains that must all be
  * refused. `PORT` in an address stands for the loopback server's port.
  * Each case says what may have happened on the way: the paths the loopback
  * "public" server served, the names the fake resolver was asked, and the

@@ -6,7 +6,7 @@ import { policies } from "@tks/domain/policies"
 import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
 
-/** SPEC 4.8: administration reads. */
+/** Administration reads. */
 export class AdministrationGroup extends HttpApiGroup.make("administration")
   .add(
     HttpApiEndpoint.get("findings", "/findings")

@@ -23,7 +23,7 @@ import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
 
 const reach =
-  "Reach (SPEC 4.6): an organization admin assigns to anyone in the organization, a team admin to the people on the teams they administer, anyone else only to themself, as their role is on this call (a team admin demoted since the token was issued reaches only themself). A request naming anyone outside the reach is 403 and nothing changes for anyone."
+  "Reach: an organization admin assigns to anyone in the organization, a team admin to the people on the teams they administer, anyone else only to themself, as their role is on this call (a team admin demoted since the token was issued reaches only themself). A request naming anyone outside the reach is 403 and nothing changes for anyone."
 
 const limit =
   "Limited to 30 calls a minute and 300 an hour per access token, counted for this route alone: past it, 429 with Retry-After and nothing done."
@@ -51,7 +51,7 @@ const obligationAct = <const Name extends string, P extends Schema.Schema.Any>(n
 const ended = (status: string) =>
   `Only an active obligation (else 400); cannot be undone. The reason (required, up to 2000 characters) is kept; for a lesson the person is told. Answers the obligation, now ${status}.`
 
-/** SPEC 4.6: assigning training (the training:assign scope, and the act allowed to the person on every call). */
+/** Assigning training (the training:assign scope, and the act allowed to the person on every call). */
 export class AssigningGroup extends HttpApiGroup.make("assigning")
   .add(
     HttpApiEndpoint.post("assign", "/lessons/:id/assignments")

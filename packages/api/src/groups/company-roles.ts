@@ -13,7 +13,7 @@ import { policies } from "@tks/domain/policies"
 import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
 
-/** SPEC 4.2: company roles, their curriculum, members and duties. */
+/** Company roles, their curriculum, members and duties. */
 export class CompanyRolesGroup extends HttpApiGroup.make("companyRoles")
   .add(
     HttpApiEndpoint.get("list", "/company-roles")

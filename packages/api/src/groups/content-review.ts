@@ -16,7 +16,7 @@ import { requires } from "../authorization.js"
 const decided =
   "Only a PENDING request can be decided (else 400 REVIEW_NOT_DECIDABLE); of two concurrent decisions one wins. A request of another organization is 404. Answers the request as it now is."
 
-/** SPEC 3.2, 3.3, 4.10: the review lane of contributions, and the decisions that move it. */
+/** The review lane of contributions, and the decisions that move it. */
 export class ContentReviewGroup extends HttpApiGroup.make("contentReview")
   .add(
     HttpApiEndpoint.get("list", "/content-review-requests")

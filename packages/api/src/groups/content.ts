@@ -17,7 +17,7 @@ import { requires } from "../authorization.js"
 const absent =
   "Content that is not published (a draft, in review, rejected or withdrawn), that the caller cannot read, or of another organization answers 404, as if absent."
 
-/** SPEC 4.1: the library of documents, videos and guides, and what was made from them. */
+/** The library of documents, videos and guides, and what was made from them. */
 export class ContentGroup extends HttpApiGroup.make("content")
   .add(
     HttpApiEndpoint.get("list", "/content")

@@ -7,7 +7,7 @@ import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
 
 const outcome =
-  "An organization admin publishes with any visibility, and a team admin to teams they all administer; anything else goes to review (SPEC 3.3), where the asked visibility is not kept and the document is not readable through /v1/content until an administrator approves it. A document never gets 403 for its visibility."
+  "An organization admin publishes with any visibility, and a team admin to teams they all administer; anything else goes to review, where the asked visibility is not kept and the document is not readable through /v1/content until an administrator approves it. A document never gets 403 for its visibility."
 
 const limit =
   "Submissions that go to review are limited to 3 a minute and 20 an hour per person, across both document endpoints and all the person's tokens: over it, 429 with code REVIEW_SUBMISSION_LIMIT_REACHED and Retry-After, and nothing is created."
@@ -18,7 +18,7 @@ const answer =
 // 201 Created. Re-annotating a schema drops its identifier, so it is given again to keep the named component.
 const Created = DocumentSubmission.annotations(HttpApiSchema.annotations({ status: 201, identifier: "DocumentSubmission" }))
 
-/** SPEC 4.7: adding documents (content:write and content-review.create, checked on every call). */
+/** Adding documents (content:write and content-review.create, checked on every call). */
 export class DocumentsGroup extends HttpApiGroup.make("documents")
   .add(
     HttpApiEndpoint.post("create", "/documents")

@@ -5,7 +5,7 @@ import { policies } from "@tks/domain/policies"
 import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
 
-/** SPEC 4.10 get_duties: the duties reaching one entity of the knowledge graph. */
+/** The duties reaching one entity of the knowledge graph. */
 export class DutiesGroup extends HttpApiGroup.make("duties")
   .add(
     HttpApiEndpoint.get("entity", "/duties")

@@ -9,7 +9,7 @@ import { requires } from "../authorization.js"
 const whoReads =
   "Organization admins read every issue and every target. Anyone else reads an issue when they can read at least one of its targets, when it has no target, or when it is assigned to them (directly or through a company role they hold now); targets they cannot read (out of their visibility, archived or superseded) and content they cannot read are left out."
 
-/** SPEC 3.2, 4.10 (list_issues, get_issue): data-quality issues found in the knowledge graph and the library. */
+/** Data-quality issues (also the list_issues and get_issue tools): issues found in the knowledge graph and the library. */
 export class IssuesGroup extends HttpApiGroup.make("issues")
   .add(
     HttpApiEndpoint.get("list", "/issues")

@@ -20,7 +20,7 @@ import { requires } from "../authorization.js"
 const liveGraph =
   "Only the live graph: archived and superseded records, and everything under them, are left out. Only what the caller can read: a space's visibility (everyone, teams, admins) decides for its topics and items."
 
-/** SPEC 1, 4.10: categories, spaces, topics and items (the records duty rows link to). */
+/** Categories, spaces, topics and items (the records duty rows link to). */
 export class KnowledgeGroup extends HttpApiGroup.make("knowledge")
   .add(
     HttpApiEndpoint.get("listCategories", "/categories")

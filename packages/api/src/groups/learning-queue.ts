@@ -17,7 +17,7 @@ const ranking =
   "Recomputed on every request, so entries can move between pages; total is the whole queue's size. " +
   "**Rate limit:** 20 requests a minute per access token, shared by both learning-queue reads; past it, 429 with Retry-After."
 
-/** SPEC 2.10, 4.4, 4.5 rule 2: the ranked learning queue. */
+/** The ranked learning queue (docs/domain.md, The learning queue). */
 export class LearningQueueGroup extends HttpApiGroup.make("learningQueue")
   .add(
     HttpApiEndpoint.get("mine", "/me/learning-queue")

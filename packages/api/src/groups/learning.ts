@@ -14,7 +14,7 @@ const EnrollmentCreated = LearnerEnrollment.annotations(HttpApiSchema.annotation
 const AttemptScored = QuizResult.annotations(HttpApiSchema.annotations({ status: 201, identifier: "QuizResult" }))
 
 /**
- * The learner's own acts, which SPEC does not show and without which nothing
+ * The learner's own acts, which the published contract leaves open and without which nothing
  * ever moves to completed: start a lesson, read the quiz prepared for the
  * enrollment, submit answers; start and answer a pop quiz sent to them.
  * Always the caller's own records.
@@ -29,7 +29,7 @@ export class LearningGroup extends HttpApiGroup.make("learning")
       .annotate(OpenApi.Summary, "Start a lesson")
       .annotate(
         OpenApi.Description,
-        "Starts the lesson for the caller and answers their enrollment (SPEC 2.8, with startedAt).\n\n" +
+        "Starts the lesson for the caller and answers their enrollment (with startedAt).\n\n" +
           "- Enrolled already (assigned, or started before): **200** with that enrollment in progress; startedAt is set the first time and kept after. A quiz that could not be prepared (FAILED) is prepared again.\n" +
           "- Not enrolled: **201** with a new enrollment, started now; its quiz is prepared in the background (read it with GET /v1/me/enrollments/{id}/quiz until READY). The lesson must be open, or made for the caller: a closed lesson, or one made for another person, is 400 LESSON_CLOSED.\n\n" +
           "A lesson of another organization, unknown, or that the caller cannot read is 404."
@@ -57,7 +57,7 @@ export class LearningGroup extends HttpApiGroup.make("learning")
       .annotate(OpenApi.Summary, "Submit quiz answers")
       .annotate(
         OpenApi.Description,
-        `Scores \`answers\` ([{number, answer}], at most ${maxAnswers}, each answer at most ${maxAnswerLength} characters; a question left out scores 0) and answers **201** with the quiz result (SPEC 2.11). Answers are compared trimmed, ignoring case and runs of whitespace; a multiple-choice answer must be one of the choices. Every attempt is kept (GET /v1/enrollments/{id}/quiz-results).\n\n` +
+        `Scores \`answers\` ([{number, answer}], at most ${maxAnswers}, each answer at most ${maxAnswerLength} characters; a question left out scores 0) and answers **201** with the quiz result. Answers are compared trimmed, ignoring case and runs of whitespace; a multiple-choice answer must be one of the choices. Every attempt is kept (GET /v1/enrollments/{id}/quiz-results).\n\n` +
           "A score of 0.8 or more passes: in the same transaction the enrollment is completed (completedAt, score, and the next retake scheduled by the lesson's retraining policy), the caller's active obligations for the lesson are completed, mastery of every topic the lesson covers becomes MASTERED, and the caller's topic and item obligations on those topics are completed. A failed attempt raises mastery to PARTIAL where it was NONE, which completes obligations that expect only PARTIAL (reached only by CONSULTED or INFORMED duties). Mastery is never lowered.\n\n" +
           "400 QUIZ_NOT_READY while the quiz is PENDING or FAILED; 400 ENROLLMENT_COMPLETED once the enrollment is completed (start the lesson again for a new one); 400 INVALID_ANSWERS for a question number the quiz does not have or answered twice; 400 VALIDATION_ERROR for a malformed body. Another person's enrollment, or one of another organization, is 404."
       )

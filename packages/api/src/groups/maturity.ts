@@ -8,7 +8,7 @@ import { requires } from "../authorization.js"
 const counted =
   "Counted over the live graph the caller can read (spaces by visibility, their topics and items; evidence from published content and open lessons the caller can read), so a viewer and an admin can see different numbers for the same category."
 
-/** SPEC 4.10 get_maturity, list_category_health. */
+/** Knowledge maturity and category health (also the get_maturity and list_category_health tools). */
 export class MaturityGroup extends HttpApiGroup.make("maturity")
   .add(
     HttpApiEndpoint.get("get", "/maturity")

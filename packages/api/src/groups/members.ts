@@ -8,7 +8,7 @@ import { MemberProgress, MemberProgressParams } from "@tks/domain/training"
 import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
 
-/** SPEC 4.3: members, their training progress, invitations and reporting lines (rule: user.read). */
+/** Members, their training progress, invitations and reporting lines (rule: user.read). */
 export class MembersGroup extends HttpApiGroup.make("members")
   .add(
     HttpApiEndpoint.get("list", "/members")

@@ -17,7 +17,7 @@ import { requires } from "../authorization.js"
 
 const allowance = narrationMonthlyAllowance.toLocaleString("en-US")
 
-/** SPEC 4.9: voice narration against the organization's monthly character allowance. */
+/** Voice narration against the organization's monthly character allowance. */
 export class NarrationGroup extends HttpApiGroup.make("narration")
   .add(
     HttpApiEndpoint.post("synthesize", "/narration/synthesize")

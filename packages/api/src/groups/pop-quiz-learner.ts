@@ -8,7 +8,7 @@ import { requires } from "../authorization.js"
 
 /**
  * The recipient's acts on a pop quiz sent to them (the learner acts the
- * product needs and SPEC does not show), in the learner's own group
+ * product needs and the published contract leaves open), in the learner's own group
  * (learning.ts).
  */
 

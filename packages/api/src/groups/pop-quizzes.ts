@@ -18,7 +18,7 @@ const sendDescription = [
   "Limited to 30 calls a minute and 300 an hour per access token: past it, 429 with Retry-After and nothing done."
 ].join("\n\n")
 
-/** SPEC 4.5 and 4.6: the organization's pop quizzes. */
+/** The organization's pop quizzes: reading them and sending one. */
 export class PopQuizzesGroup extends HttpApiGroup.make("popQuizzes")
   .add(
     HttpApiEndpoint.get("list", "/pop-quizzes")

@@ -5,7 +5,7 @@ import { SearchParams, SearchResult } from "@tks/domain/search"
 import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
 
-/** SPEC 4.10 search_service, 4.11.3, 8. */
+/** Search: one ranked page, limit 1 to 50, default 10 (also the search_service tool). */
 export class SearchGroup extends HttpApiGroup.make("search")
   .add(
     HttpApiEndpoint.get("search", "/search")

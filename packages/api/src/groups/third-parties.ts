@@ -7,7 +7,7 @@ import { ThirdParty, ThirdPartyDetail, ThirdPartyDutiesParams, ThirdPartyPath } 
 import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
 
-/** SPEC 4.10 list_third_parties, get_third_party, list_third_party_duties: outside firms of the org chart and their duties. */
+/** Outside firms of the org chart and their duties. */
 export class ThirdPartiesGroup extends HttpApiGroup.make("thirdParties")
   .add(
     HttpApiEndpoint.get("list", "/third-parties")

@@ -9,7 +9,7 @@ import { Enrollment, EnrollmentPath, OwnObligation, PersonPath, PersonProgress }
 import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
 
-/** SPEC 4.4 and 4.5: the caller's own training, another person's progress, and quiz results. */
+/** The caller's own training, another person's progress, and quiz results. */
 export class TrainingGroup extends HttpApiGroup.make("training")
   .add(
     HttpApiEndpoint.get("myObligations", "/me/obligations")

@@ -5,7 +5,7 @@ import { policies } from "@tks/domain/policies"
 import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
 
-/** SPEC 4.7: adding hosted videos (content:write and video.create, checked on every call). No review lane. */
+/** Adding hosted videos (content:write and video.create, checked on every call). No review lane. */
 export class VideosGroup extends HttpApiGroup.make("videos")
   .add(
     HttpApiEndpoint.post("addHosted", "/videos/videohost")

@@ -58,7 +58,7 @@ export interface DirectoryEventRow {
   readonly created_us: string
 }
 
-/** SQL of the administration reads (SPEC 4.8). Every query is scoped by organization. */
+/** SQL of the administration reads. Every query is scoped by organization. */
 export class AdministrationRepo extends Effect.Service<AdministrationRepo>()("@tks/core/AdministrationRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -6,7 +6,7 @@ export interface DirectoryTokenState {
 }
 
 /**
- * SPEC 2.12 / 3.2: the directory's token is active when it exists, was not
+ * The directory's token is active when it exists, was not
  * revoked and has not expired; no expiry chosen means it never expires. It is
  * computed at read time, so an expired token changes nothing stored, and
  * revoking it leaves the connection's status as it was.

@@ -17,7 +17,7 @@ import { AdministrationRepo, type DirectoryConnectionRow } from "./repo.js"
 import { directoryTokenActive } from "./rules.js"
 import { traced } from "../shared/traced.js"
 
-/** The default re-verification interval (SPEC 2.12) when no record exists yet. */
+/** The default re-verification interval when no record exists yet. */
 const defaultIntervalDays = 90
 
 const connectionView = (row: DirectoryConnectionRow, now: Date): DirectoryConnection => ({
@@ -40,7 +40,7 @@ const connectionView = (row: DirectoryConnectionRow, now: Date): DirectoryConnec
   createdAt: iso(row.created_at)
 })
 
-/** SPEC 4.8: findings, org-chart verification and directory sync, read by the caller's organization only. */
+/** Findings, org-chart verification and directory sync, read by the caller's organization only. */
 export class Administration extends Effect.Service<Administration>()("@tks/core/Administration", {
   effect: Effect.gen(function*() {
     const repo = yield* AdministrationRepo
@@ -82,7 +82,7 @@ export class Administration extends Effect.Service<Administration>()("@tks/core/
     const directorySync = traced("Administration.directorySync")(function*(access: Access) {
       const row = yield* repo.directorySync(access.actor.organizationId)
       const view: DirectorySync = {
-        // Reported, not enforced (SPEC 4.8): a connection of a lower plan is still shown.
+        // Reported, not enforced: a connection of a lower plan is still shown.
         eligible: row?.plan === "enterprise",
         connection: row?.connection === undefined ? null : connectionView(row.connection, row.now)
       }

@@ -7,7 +7,7 @@ import { administeredTeamIds, outsideReach } from "./reach.js"
 import { cannotTakeLesson, personLeft, unknownUsers } from "./refusals.js"
 
 /**
- * Who a request names, checked in SPEC's order before anything is written:
+ * Who a request names, checked in this order before anything is written:
  * unknown people (400), then anyone outside the caller's reach (403, so
  * nothing changes for anyone named), then what the act needs of them.
  */

@@ -34,7 +34,7 @@ const byDueDate = (entries: ReadonlyArray<readonly [string, Date | null]>) => {
 }
 
 /**
- * POST /v1/lessons/{id}/assignments (SPEC 4.6). One transaction, a fixed
+ * POST /v1/lessons/{id}/assignments. One transaction, a fixed
  * number of statements however many people (20,000 in under 10 s with the
  * outbox rows, see scripts/bench):
  *
@@ -46,7 +46,7 @@ const byDueDate = (entries: ReadonlyArray<readonly [string, Date | null]>) => {
  *    their quizzes prepared, and they are told by email and text (last);
  * 4. a required lesson obligation for everyone enrolled now (new enrollees
  *    and people with it in progress), merged into an active one where there
- *    is one (DOMAIN: required wins, the earlier date wins unless set by
+ *    is one (required wins, the earlier date wins unless set by
  *    hand). People who completed it are left as they were, save an active
  *    obligation merging.
  */

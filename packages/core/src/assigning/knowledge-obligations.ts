@@ -15,12 +15,12 @@ import { AssigningPeopleRepo } from "./people-repo.js"
 import { noDuty, unknownItem } from "./refusals.js"
 
 /**
- * POST /v1/knowledge-obligations (SPEC 4.6), one transaction: the person
+ * POST /v1/knowledge-obligations, one transaction: the person
  * (known, in reach, active) must hold a duty on the topic or item, directly
  * or through a team or a company role (duties/holdings.ts, the rule the
  * learning queue reads too), else 400; the topic or item must be in the
  * live graph and readable by the caller, else 400.
- * `dueDays` counts from the date the person took on the duty (DOMAIN), so a
+ * `dueDays` counts from the date the person took on the duty, so a
  * later request after they took it on again flags the date for review. An
  * active obligation on the same thing is merged into (required wins, the
  * earlier date wins unless set by hand); the reason is kept.

@@ -11,7 +11,7 @@ import { AssigningPeopleRepo } from "./people-repo.js"
  * What the acts that enroll people in a lesson share (assignments and
  * retraining assignments): the repositories, the outbox, and enrolling with
  * the quiz prepared for each new enrollment in the same transaction
- * (DOMAIN "Training": a quiz is prepared when a person is enrolled).
+ * (a quiz is prepared when a person is enrolled).
  */
 export const lessonActs = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -16,7 +16,7 @@ import { noSuchObligation, stateRefusal } from "./refusals.js"
 const instant = (text: string | null | undefined): Date | null => (text == null ? null : parseOffsetDateTime(text) ?? null)
 
 /**
- * The acts on one obligation (SPEC 4.6, 3.1), organization admins only (the
+ * The acts on one obligation, organization admins only (the
  * policies let no one else in): waive, cancel, set or remove a due date by
  * hand, confirm a date waiting for review. Each is one transaction that
  * locks the obligation, asks the state machine (domain/obligation.ts)

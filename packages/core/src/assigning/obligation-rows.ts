@@ -67,7 +67,7 @@ export const dueColumns = (due: DueState) => ({
   due_basis_at: due.count?.basisAt ?? null
 })
 
-/** SPEC 2.7. */
+/** An obligation as every assigning act on one answers it. */
 export const obligationView = (row: ObligationRow): Obligation => ({
   id: row.id,
   userId: row.user_id,

@@ -3,7 +3,7 @@ import { Forbidden } from "@tks/domain/errors"
 import type { Access } from "@tks/domain/policy"
 
 /**
- * SPEC 4.6's reach, as SQL: who a caller may assign to. An organization
+ * The assigning acts' reach (docs/domain.md, Assigning training), as SQL: who a caller may assign to. An organization
  * admin reaches anyone in the organization, a team admin the people on the
  * teams they administer (themself included), anyone else themself. The
  * reach is the one `authorize` computed from the person's role on this call,

@@ -2,7 +2,7 @@ import { BadRequest, NotFound } from "@tks/domain/errors"
 import { idList } from "./reach.js"
 
 /**
- * The 400s and 404s of the assigning acts (SPEC 4.6, 7), with stable codes.
+ * The 400s and 404s of the assigning acts, with stable codes.
  * Each refusal happens before anything is written, or rolls the act's one
  * transaction back, so nothing changes for anyone.
  */

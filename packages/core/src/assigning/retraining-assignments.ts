@@ -12,7 +12,7 @@ import { dueColumns, dueOf, type ObligationRow, obligationView } from "./obligat
 import { closedLesson, noSuchLesson, personalLesson } from "./refusals.js"
 
 /**
- * POST /v1/retraining-assignments (SPEC 4.6), one transaction: the person
+ * POST /v1/retraining-assignments, one transaction: the person
  * (known, in reach, able to take the lesson) is enrolled again unless they
  * have the lesson in progress (their quiz prepared), owes it again with a
  * due date `dueDays` from now, merged into an active lesson obligation

@@ -13,7 +13,7 @@ interface PolicyRow {
 }
 
 /**
- * PUT /v1/lessons/{id}/retraining-policy (SPEC 4.6). Needs permission to
+ * PUT /v1/lessons/{id}/retraining-policy. Needs permission to
  * edit the lesson, which organization admins hold (the policy lets no one
  * else in). `recurring` sets the interval and mode (full_retake when left
  * out); `none` turns retraining off. Nothing else is touched: the policy

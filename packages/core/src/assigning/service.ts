@@ -26,7 +26,7 @@ import { makeSetRetrainingPolicy } from "./retraining-policy.js"
 import { makeUnassign } from "./unassign.js"
 
 /**
- * SPEC 8: each assigning route is limited to 30 calls a minute and 300 an
+ * Each assigning route is limited to 30 calls a minute and 300 an
  * hour per access token, counted per route (the MCP tools doing the same
  * acts will count under the same names).
  */
@@ -49,7 +49,7 @@ const rules = Object.fromEntries(assigningRoutes.map((route) => [route, SpecRule
 >
 
 /**
- * The assigning acts (SPEC 4.6): each takes the `Access` its policy granted
+ * The assigning acts: each takes the `Access` its policy granted
  * (`policies.assigning.*`: the training:assign scope, then the reach of the
  * person's role on this call), counts against its route's rate limit, then
  * runs as one transaction (see each act's file).

@@ -15,7 +15,7 @@ import { noSuchLesson, notInProgress } from "./refusals.js"
 export const unassignReason = "Unassigned: the lesson was taken back"
 
 /**
- * POST /v1/lessons/{id}/unassign (SPEC 4.6, 3.1), one transaction: the
+ * POST /v1/lessons/{id}/unassign, one transaction: the
  * named people's enrollments in progress are removed with their progress
  * and their active obligation on the lesson cancelled; completed
  * enrollments stay. 400 when none of them has it in progress; 403 when the

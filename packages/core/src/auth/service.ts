@@ -98,7 +98,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
      * Issues a token. The system (the operator's CLI) may issue to anyone; a
      * person only within their own organization, as an organization admin.
      * Nobody issues to a person who has left, or grants a scope the person
-     * may not hold (SPEC 5.3).
+     * may not hold.
      */
     const issue = traced("Authenticator.issue")(function*(caller: Caller, input: IssueTokenInput) {
       if (caller._tag === "Person") {

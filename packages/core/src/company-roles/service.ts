@@ -22,7 +22,7 @@ const roleView = (row: CompanyRoleRow): CompanyRole => ({
 })
 
 /**
- * SPEC 4.2. Whoever passes the policy (company-role.read: every org role but
+ * Whoever passes the policy (company-role.read: every org role but
  * external) sees every company role of the organization; what a role's
  * curriculum and duties show is limited to what the caller can read.
  */

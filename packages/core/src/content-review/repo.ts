@@ -30,7 +30,7 @@ export interface ReviewFilter {
   readonly submitters: ReadonlyArray<string>
 }
 
-/** The review lane's SQL (SPEC 4.10 list/get, and the decisions). */
+/** The review lane's SQL (list, get, and the decisions). */
 export class ContentReviewRepo extends Effect.Service<ContentReviewRepo>()("@tks/core/ContentReviewRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

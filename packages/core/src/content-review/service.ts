@@ -26,7 +26,7 @@ import { traced } from "../shared/traced.js"
 const notFound = () => new NotFound({ message: "No such content-review request" })
 
 /**
- * The review lane (SPEC 3.2, 3.3, 4.10). A reviewer (an organization admin,
+ * The review lane. A reviewer (an organization admin,
  * reach `organization`) reads the whole queue and decides; anyone else reads
  * and cancels only their own submissions, and another person's request is
  * absent to them (404). Each decision is one transaction around one

@@ -51,7 +51,7 @@ export interface ContentUsageRow {
 }
 
 /**
- * The library's reads (SPEC 4.1). Every statement keeps to one organization
+ * The library's reads. Every statement keeps to one organization
  * and to what `contentVisible` lets the reader see (published, readable), so
  * a record out of reach is simply absent. Each read is one statement.
  */

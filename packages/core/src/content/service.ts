@@ -25,9 +25,9 @@ import { traced } from "../shared/traced.js"
 const reasonOf = (status: WorkStatus, reason: string | null): string | null => (status === "FAILED" ? reason : null)
 
 /**
- * SPEC 4.1: the library as a caller sees it. Every member may call; what
- * they see is published content their visibility reaches (DOMAIN
- * "Visibility"), and anything else answers 404 as if absent. Editorial notes
+ * The library as a caller sees it. Every member may call; what
+ * they see is published content their visibility reaches
+ * (docs/domain.md, Visibility), and anything else answers 404 as if absent. Editorial notes
  * are never read.
  */
 export class ContentLibrary extends Effect.Service<ContentLibrary>()("@tks/core/ContentLibrary", {

@@ -90,7 +90,7 @@ export class EntityDutiesRepo extends Effect.Service<EntityDutiesRepo>()("@tks/c
      * none does; no row when the entity cannot be read. Ordered: direct
      * first, then by ancestor depth, RACI (R, A, C, I), holder name, duty id.
      * Duties are probed per entity type with `= ANY(ARRAY(...))` on
-     * duties_by_entity (DESIGN pitfall 16).
+     * duties_by_entity (a join could scan the whole duty table).
      */
     const forEntity = (input: {
       readonly orgId: OrganizationId
@@ -113,7 +113,7 @@ export class EntityDutiesRepo extends Effect.Service<EntityDutiesRepo>()("@tks/c
         held AS (
           SELECT du.*,
             CASE du.holder_type WHEN 'role' THEN r.name WHEN 'team' THEN tm.name WHEN 'person' THEN u.name ELSE tp.name END AS holder_name,
-            -- Only a company role with an advancement path keeps its qualifier (SPEC 2.4).
+            -- Only a company role with an advancement path keeps its qualifier.
             (du.holder_type = 'role' AND EXISTS (
               SELECT 1 FROM advancement_tiers a WHERE a.org_id = ${orgId} AND a.role_id = du.holder_id)) AS has_tiers
           FROM duty du

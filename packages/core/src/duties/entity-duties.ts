@@ -6,7 +6,7 @@ import { readerOf } from "../knowledge/access.js"
 import { type EntityDutyEntryRow, EntityDutiesRepo } from "./entity-duties-repo.js"
 import { traced } from "../shared/traced.js"
 
-/** The same message the entity's own read gives when it is out of reach (SPEC 5.7: as if absent). */
+/** The same message the entity's own read gives when it is out of reach (as if absent). */
 const absent: Record<EntityType, string> = {
   TOPIC: "No such topic",
   ITEM: "No such item",
@@ -25,7 +25,7 @@ const view = (row: EntityDutyEntryRow): EntityDutyRow => ({
 })
 
 /**
- * The duties on one entity, inherited ones included (SPEC 4.10 get_duties):
+ * The duties on one entity, inherited ones included:
  * every duty held on the entity or on an ancestor (an item's parent items,
  * its topic, the topic's space, the space's category), whoever holds it
  * (a company role, a team, a person, a third party). Org-chart data, read

@@ -41,7 +41,7 @@ export const dutyOrder: Keyset<DutyKey, DutyEntryRow> = {
 
 const typeOrd = (type: EntityType): number => entityTypeOrder.indexOf(type)
 
-/** Who holds the duties listed: a company role (SPEC 4.2) or a third party (SPEC 4.10 list_third_party_duties). */
+/** Who holds the duties listed: a company role or a third party. */
 export interface DutyHolderRef {
   readonly type: DutyHolderType
   readonly id: string
@@ -62,7 +62,7 @@ export class HolderDutiesRepo extends Effect.Service<HolderDutiesRepo>()("@tks/c
      * Set-based and keyset-paginated in SQL. Duties, spaces, topics and items
      * are reached by index probes on small sets (`= ANY(ARRAY(...))`, or a
      * join driven by a handful of topics), never by a join the planner could
-     * turn into a scan of a whole table (DESIGN pitfall 16); the child-item
+     * turn into a scan of a whole table; the child-item
      * recursion walks the materialised live items of the topics concerned.
      */
     const page = (input: {
@@ -176,7 +176,7 @@ export class HolderDutiesRepo extends Effect.Service<HolderDutiesRepo>()("@tks/c
           ORDER BY e.type_ord, e.sort_name, e.entity_id COLLATE "C", e.raci_ord, e.inherited_key, e.duty_id COLLATE "C"
           LIMIT ${input.limit}
         ),
-        -- Only a company role can have an advancement path; any other holder's duties reach ALL (SPEC 2.4).
+        -- Only a company role can have an advancement path; any other holder's duties reach ALL.
         role_path AS (
           SELECT ${
         holder.type === "role"

@@ -8,7 +8,7 @@ import { Pagination } from "../shared/pagination.js"
 import { type DutyEntryRow, type DutyHolderRef, dutyOrder, HolderDutiesRepo } from "./holder-duties-repo.js"
 
 /**
- * One holder's duties as SPEC 4.2 lists them (DutyRow, SPEC 2.4), shared by
+ * One holder's duties as a company role's duty listing gives them (DutyRow), shared by
  * the company-role listing and the third-party listing. The caller has
  * already found the holder in its organization; this pages its duties over
  * the live graph the caller can read.

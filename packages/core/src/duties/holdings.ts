@@ -2,10 +2,10 @@ import type { SqlClient, Statement } from "@effect/sql"
 import { itemAncestorsLive } from "../knowledge/access.js"
 
 /**
- * "The person holds a duty" (DOMAIN "Company roles and duties"), as SQL to
+ * "The person holds a duty", as SQL to
  * drop into any query: the learning queue (which topics a person's duties
- * reach) and the knowledge-obligation check of the assigning acts (SPEC 4.6:
- * "the person must hold a duty on the topic or item, directly or through a
+ * reach) and the knowledge-obligation check of the assigning acts ("the
+ * person must hold a duty on the topic or item, directly or through a
  * role or team") read the same rule here.
  *
  * A person holds a duty
@@ -15,7 +15,7 @@ import { itemAncestorsLive } from "../knowledge/access.js"
  *   at a tier the duty's qualifier reaches: ALL always; MIN_TIER when their
  *   tier ranks at or above the duty's tier; MAX_TIER at or below; EXACT_TIER
  *   at the same rank. A role without an advancement path has no tiers, so
- *   its duties reach every holder whatever they name (SPEC 2.4: ALL when the
+ *   its duties reach every holder whatever they name (ALL when the
  *   role has no advancement path); a holder recorded without a tier on a
  *   role that has one is reached by ALL duties only.
  * Duties held by third parties reach no person. The person's own status is
@@ -23,7 +23,8 @@ import { itemAncestorsLive } from "../knowledge/access.js"
  *
  * Every table is reached by index probes on small sets (`= ANY(ARRAY(...))`),
  * never by a join the planner could turn into a scan of the duty table
- * (DESIGN pitfall 16).
+ * (the plain join form scanned the whole duty table: 40 ms instead of
+ * 0.1 ms per item).
  */
 
 type Sql = SqlClient.SqlClient

@@ -2,7 +2,7 @@ import type { SqlClient, Statement } from "@effect/sql"
 
 /**
  * A duty sits on a category, space, topic or item and reaches everything
- * under it (SPEC 4.2; DOMAIN "Company roles and duties"). Which duties a
+ * under it. Which duties a
  * person holds is holdings.ts; this is the other half of "does the person
  * hold a duty on this": what a duty may sit on to reach one topic or item.
  */

@@ -4,7 +4,7 @@ import type { OrganizationId } from "@tks/domain/ids"
 import type { Audience } from "@tks/domain/intake"
 import type { IntakeRepo } from "./repo.js"
 
-/** Every team of a `teams` audience is a team of the organization, else 400 `Unknown teamId` (SPEC 4.7). */
+/** Every team of a `teams` audience is a team of the organization, else 400 `Unknown teamId`. */
 export const requireKnownTeams = (repo: IntakeRepo, orgId: OrganizationId, audience: Audience) =>
   audience.teamIds.length === 0
     ? Effect.void

@@ -37,7 +37,7 @@ interface DocumentDraft {
 }
 
 /**
- * POST /v1/documents and /v1/documents/from-url (SPEC 4.7, 3.3). The order
+ * POST /v1/documents and /v1/documents/from-url. The order
  * matters: the body's rules and `Unknown teamId` first, then the outcome
  * (published or review), then any fetch (review-bound: only once the
  * person's review-submission allowance is seen to have room, so a limited

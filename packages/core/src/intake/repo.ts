@@ -26,7 +26,7 @@ export interface LibraryVideoRow {
   readonly team_ids: ReadonlyArray<string>
 }
 
-/** The writes of adding content (SPEC 4.7). Each runs inside the caller's transaction. */
+/** The writes of adding content. Each runs inside the caller's transaction. */
 export class IntakeRepo extends Effect.Service<IntakeRepo>()("@tks/core/IntakeRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -6,7 +6,7 @@ import type { ReportLimit } from "../rate-limits/report.js"
 import { SpecRules } from "../rate-limits/rules.js"
 
 /**
- * SPEC 8: contributions that go to review, 3 a minute and 20 an hour per
+ * Contributions that go to review, 3 a minute and 20 an hour per
  * person, one count shared by both document endpoints, the tools and all the
  * person's tokens (so the subject is the person, never the token). Only a
  * submission that creates a review request counts: the count is taken in

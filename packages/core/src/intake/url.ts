@@ -3,7 +3,7 @@ import { checkFetchUrl, FETCH_URL_MAX_LENGTH, fetchUrlMessages } from "@tks/doma
 import { toStorable } from "@tks/domain/text"
 
 /**
- * The address rules of POST /v1/documents/from-url (SPEC 4.7), checked before
+ * The address rules of POST /v1/documents/from-url, checked before
  * anything is fetched: the field's own rules (`@tks/domain/fetch-url`).
  * Whether the address may be dialed at all (private networks, the metadata
  * service, redirects) is the page fetcher's SSRF guard's business.
@@ -36,5 +36,5 @@ export const provisionalTitle = (siteName: string, finalUrl: string): string => 
   return [...title].slice(0, 255).join("")
 }
 
-/** Text from outside made storable: PostgreSQL refuses NUL, and a lone surrogate has no UTF-8 form (DESIGN pitfall 18). */
+/** Text from outside made storable: PostgreSQL refuses NUL, and a lone surrogate has no UTF-8 form. */
 export const storable = toStorable

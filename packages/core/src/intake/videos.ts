@@ -24,7 +24,7 @@ import { parseHostedVideo } from "@tks/domain/hosted-video"
 import { traced } from "../shared/traced.js"
 
 /**
- * POST /v1/videos/videohost (SPEC 4.7): no review lane. The link, the teams
+ * POST /v1/videos/videohost: no review lane. The link, the teams
  * and whether the caller may publish to that audience are checked first;
  * then a video the organization already has answers `alreadyInLibrary`
  * without asking the hosting site; otherwise the site must say the video

@@ -52,7 +52,7 @@ export interface IssueFilter {
   readonly assignedToMe: boolean
 }
 
-/** The issue reads (SPEC 4.10): one statement per page, one per issue with its targets and their content. */
+/** The issue reads: one statement per page, one per issue with its targets and their content. */
 export class IssuesRepo extends Effect.Service<IssuesRepo>()("@tks/core/IssuesRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

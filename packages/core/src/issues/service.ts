@@ -16,7 +16,7 @@ import { traced } from "../shared/traced.js"
 const notFound = () => new NotFound({ message: "No such issue" })
 
 /**
- * Data-quality issues (SPEC 4.10 list_issues / get_issue), for HTTP and the
+ * Data-quality issues, for HTTP and the
  * MCP tools alike. Every caller passes the policy (policies.issues); what
  * each one reads is decided in SQL (issues/access.ts): organization admins
  * every issue and target, anyone else only the issues they can read every

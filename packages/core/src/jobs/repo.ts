@@ -34,7 +34,8 @@ interface JobRow {
 }
 
 /**
- * The PostgreSQL job queue (migration 0003, DESIGN 6). Enqueueing runs inside
+ * The PostgreSQL job queue (migration 0003; docs/architecture.md, Jobs and
+ * workers). Enqueueing runs inside
  * the caller's transaction, so a job exists exactly when the act that asked
  * for it committed. At most one open job per (kind, subject): enqueueing
  * again while one is pending or running is a no-op.

@@ -6,7 +6,8 @@ import type { OrgRole } from "@tks/domain/roles"
 
 /**
  * "What can this person read" and "is this record in the live graph", as SQL
- * conditions to drop into any query (DOMAIN "Visibility", "Knowledge graph").
+ * conditions to drop into any query (docs/domain.md, Visibility and
+ * Knowledge graph).
  * They mirror `canRead` of @tks/domain/visibility; tests hold the two together.
  *
  * - A space or lesson with visibility `everyone` is readable by every member

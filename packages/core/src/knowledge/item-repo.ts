@@ -31,7 +31,7 @@ export interface ItemRow {
 }
 
 /**
- * One item with its live children and its evidence (SPEC 4.10 get_item);
+ * One item with its live children and its evidence;
  * the rest of the graph is graph-repo.ts's. Evidence shows only through
  * published content the reader can read.
  */

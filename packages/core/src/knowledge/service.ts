@@ -25,10 +25,10 @@ import { type EvidenceRow, KnowledgeItemRepo } from "./item-repo.js"
 import { traced } from "../shared/traced.js"
 
 /**
- * The knowledge graph reads (SPEC 1, 4.10 list_categories, list_spaces,
- * get_space, get_topic, get_item): whoever passes the policy (any member)
+ * The knowledge graph reads (HTTP, and the list_categories, list_spaces,
+ * get_space, get_topic and get_item tools): whoever passes the policy (any member)
  * reads the live graph of their organization as far as its visibility lets
- * them; anything else is 404, as if absent (SPEC 5.7).
+ * them; anything else is 404, as if absent.
  */
 export class KnowledgeGraph extends Effect.Service<KnowledgeGraph>()("@tks/core/KnowledgeGraph", {
   effect: Effect.gen(function*() {

@@ -95,7 +95,7 @@ export interface PersonQueueRow {
  *
  * Every table is reached by index probes driven by small sets
  * (`= ANY(ARRAY(...))`) or hashed `IN (...)` checks; nothing scans a table
- * of the graph (DESIGN pitfall 16). Each list is one JSON value, so the
+ * of the graph. Each list is one JSON value, so the
  * whole read is one round trip and one snapshot.
  */
 export const personQueueRows = (sql: SqlClient.SqlClient, { now, orgId, reader, userId }: QueueInput) =>

@@ -26,8 +26,8 @@ interface PageEntry extends RankedCandidate<Candidate> {
 const byRank: Keyset<PageEntry["key"], PageEntry> = { key: QueueRankKeySchema, keyOf: (entry) => entry.key }
 
 /**
- * GET /v1/me/learning-queue and GET /v1/people/{id}/learning-queue (SPEC
- * 2.10, 4.4, 4.5 rule 2): the ranked topics a person should study next,
+ * GET /v1/me/learning-queue and GET /v1/people/{id}/learning-queue
+ * (docs/domain.md, The learning queue): the ranked topics a person should study next,
  * recomputed on every request (so entries can move between pages) and
  * limited to what the reader can open. The facts come from the person's rows
  * and the organization's topic graph (repo.ts); the types, priorities and order are the domain's
@@ -37,8 +37,8 @@ const byRank: Keyset<PageEntry["key"], PageEntry> = { key: QueueRankKeySchema, k
  * page's entries get their rows (the duty they come through, the lesson to
  * start from, the prerequisite in the way).
  *
- * Both reads share one count of 20 a minute per access token (SPEC 8 lists
- * them in one row), taken before anything else is read.
+ * Both reads share one count of 20 a minute per access token (one limit
+ * for both), taken before anything else is read.
  */
 export class LearningQueue extends Effect.Service<LearningQueue>()("@tks/core/LearningQueue", {
   effect: Effect.gen(function*() {

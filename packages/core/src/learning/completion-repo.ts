@@ -7,7 +7,7 @@ import { itemLive } from "../knowledge/access.js"
 type Sql = SqlClient.SqlClient
 
 /**
- * What an attempt changes beyond itself (DOMAIN "Training"), each one
+ * What an attempt changes beyond itself, each one
  * set-based statement in the submitting transaction, all at its `now()`:
  *
  * - a pass completes the enrollment (score, completed_at, and retrain_at

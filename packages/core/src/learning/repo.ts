@@ -70,7 +70,7 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@tks/core/Lear
         ON CONFLICT (org_id, user_id, lesson_id) WHERE status = 'in_progress' DO NOTHING
         RETURNING id`.pipe(Effect.map((rows) => rows[0]?.id ?? null))
 
-    /** SPEC 2.8: the due date is that of the person's active obligation for the lesson. */
+    /** The due date is that of the person's active obligation for the lesson. */
     const enrollment = (orgId: OrganizationId, userId: UserId, enrollmentId: string) =>
       sql<EnrollmentRow>`
         SELECT e.id, e.lesson_id, l.title, e.status, e.enrolled_at, e.started_at, e.completed_at, e.score,
@@ -97,7 +97,7 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@tks/core/Lear
         WHERE e.org_id = ${orgId} AND e.id = ${enrollmentId} AND e.user_id = ${userId}
         ${lock ? sql`FOR UPDATE OF e` : sql``}`.pipe(Effect.map((rows) => rows[0]))
 
-    /** Every attempt is kept (SPEC 2.11; DOMAIN: quiz results keep every attempt). */
+    /** Every attempt is kept (quiz results keep every attempt). */
     const insertAttempt = (input: {
       readonly orgId: OrganizationId
       readonly userId: UserId

@@ -15,7 +15,7 @@ import { traced } from "../shared/traced.js"
 
 /**
  * Lesson reads: every member may call; what they see are the lessons their
- * visibility reaches (DOMAIN "Visibility"), and any other lesson answers 404
+ * visibility reaches, and any other lesson answers 404
  * as if absent. A lesson's pieces are limited to the content the caller can read.
  */
 export class Lessons extends Effect.Service<Lessons>()("@tks/core/Lessons", {

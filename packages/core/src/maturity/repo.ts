@@ -21,7 +21,7 @@ export interface CategoryTallyRow extends MaturityTally {
  * read in one hashed pass each (items of the readable topics, the
  * organization's evidence with its content) rather than probed row by row.
  * Duties are probed by entity: with `= ANY(ARRAY(...))` over the few
- * readable spaces and categories (DESIGN pitfall 16), and as a hashed
+ * readable spaces and categories, and as a hashed
  * semi-join for topics, which can be thousands (4,000 index probes took
  * 18 ms on the bench graph, the semi-join 6 ms).
  */

@@ -25,7 +25,7 @@ const unknownCategory = () =>
   })
 
 /**
- * Knowledge maturity (SPEC 4.10 get_maturity, list_category_health) for any
+ * Knowledge maturity for any
  * member: the level, signals and recommendations of one category or the
  * whole organization, and the 14-category health list. Counted over the live
  * graph the caller can read, so a viewer and an admin can see different

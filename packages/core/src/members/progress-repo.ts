@@ -18,7 +18,7 @@ export interface MemberProgressRow {
 }
 
 /**
- * Member progress rows (SPEC 2.5, 4.3): one page by login name with every
+ * Member progress rows: one page by login name with every
  * row's counts aggregated in the same statement (each count reads its own
  * per-person index: enrollments_newest, pop_quiz_recipients_by_user,
  * member_reviews_newest or member_reviews_by_author).

@@ -21,11 +21,11 @@ const progressView = (row: MemberProgressRow): MemberProgress => ({
 })
 
 /**
- * GET /v1/members/progress (SPEC 4.3, rule user.read): everyone who has
+ * GET /v1/members/progress (rule user.read): everyone who has
  * finished setting up, people who left included, by login name. An
  * organization admin reads every row and every review; anyone else only
  * their own row, whose lastReviewDate then counts only reviews they wrote
- * about themself (DOMAIN "People").
+ * about themself.
  */
 export class MemberProgressList extends Effect.Service<MemberProgressList>()("@tks/core/MemberProgressList", {
   effect: Effect.gen(function*() {

@@ -11,7 +11,7 @@ import { invitationView, memberView, reportingLineView } from "./views.js"
 import { traced } from "../shared/traced.js"
 
 /**
- * SPEC 4.3 (rule user.read): a caller reaching the organization reads
+ * Members (the user.read permission): a caller reaching the organization reads
  * everyone, with the admin-only fields; anyone else reads only themself,
  * without them. Invitations and reporting lines are organization-wide
  * listings (their policy admits organization admins only).

@@ -3,7 +3,7 @@ import { iso, isoOrNull } from "../shared/time.js"
 import type { InvitationRow, ManagerColumns, MemberRow, ReportingLineRow } from "./repo.js"
 
 /**
- * SPEC 2.5 reportsTo: a member manager by id, name and status (still named
+ * `reportsTo`: a member manager by id, name and status (still named
  * after leaving), a manager recorded without an account as all nulls, or null.
  */
 export const managerOf = (row: ManagerColumns): ManagerRef | null =>

@@ -39,7 +39,7 @@ const quotaExceeded = (nowMs: number) => {
 }
 
 /**
- * POST /v1/narration/synthesize and GET /v1/narration/usage (SPEC 4.9).
+ * POST /v1/narration/synthesize and GET /v1/narration/usage.
  *
  * The order: the token's burst limit, then the reservation of the trimmed
  * text's characters in the organization's month (refused: 429
@@ -63,7 +63,7 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
           duration: settings.speechTimeout,
           onTimeout: () => new SpeechFailed({ reason: "no speech within NARRATION_SPEECH_TIMEOUT_MS" })
         }),
-        // Every provider's timings are held to SPEC 4.9's rules here, whatever the adapter checked.
+        // Every provider's timings are held to the narration rules here (one entry per whitespace-delimited run, never going back, within the audio), whatever the adapter checked.
         Effect.flatMap((spoken: Speech) => {
           const problem = wordTimingsProblem(text, spoken.words, spoken.durationSeconds)
           return problem === undefined ? Effect.succeed(spoken) : Effect.fail(new SpeechTimingsUnreadable({ reason: problem }))

@@ -21,7 +21,7 @@ export interface TellInput {
 }
 
 /**
- * The notifications outbox (DESIGN 6, DOMAIN "Notifications"): an act tells
+ * The notifications outbox (docs/domain.md, Notifications): an act tells
  * people by writing outbox rows in its own transaction, and a
  * "notification.deliver" job per row; the workers deliver later
  * (delivery.ts). So a message exists exactly when the act committed, and

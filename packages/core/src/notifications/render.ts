@@ -1,7 +1,7 @@
 import type { Notice } from "@tks/domain/notice"
 
 /**
- * The words of a notice (SPEC 6.1 leaves them to the product): an email
+ * The words of a notice (the contract leaves them to the product): an email
  * with a subject and plain text, and a text message short enough for one
  * SMS segment. Pure: everything comes from the notice (the act's facts as
  * they were), the person's name as it was, and the links.

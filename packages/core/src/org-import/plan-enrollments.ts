@@ -3,7 +3,7 @@ import { daysAfter, type PlanContext, type Row } from "./plan-types.js"
 import { fixtureGenerator, resultsFor, storedQuestions, summaryOf } from "./plan-questions.js"
 import { earliest, FirstOf, latest, notBefore } from "./plan-training-rules.js"
 
-/** A quiz counts as passed at this score unless the fixture says otherwise (DOMAIN "Training"). */
+/** A quiz counts as passed at this score unless the fixture says otherwise. */
 const passingScore = 0.8
 
 /**

@@ -10,7 +10,7 @@ import type { PlanContext, Row } from "./plan-types.js"
  * each recipient whose questions are still to be written. A recipient who
  * has started or finished has questions by definition: the fixture's, or a
  * small fixed set about the content. Everyone reached must be able to read
- * the content (SPEC 4.6), as when the quiz is sent.
+ * the content, as when the quiz is sent.
  */
 export const planPopQuizzes = (ctx: PlanContext) => {
   const { fixture, keys, organizationId: org_id, now, at } = ctx

@@ -61,7 +61,7 @@ const things = ["lesson", "topic", "item"] as const
 /**
  * obligations. Mirrors the partial unique index `obligations_active` as a
  * problem (one active obligation per person and thing owed) and the state
- * rules of SPEC 3.1 and DOMAIN "Training": an end reason belongs to a
+ * rules of obligations (docs/domain.md, Obligations): an end reason belongs to a
  * cancelled or waived obligation, a hand-set date needs a date, and only an
  * active obligation with a date counted in days can need a review.
  */

@@ -21,7 +21,7 @@ export const FixtureEvidence = Schema.Struct({
 })
 export type FixtureEvidence = typeof FixtureEvidence.Type
 
-/** The statuses of SPEC content as stored (`ContentStatus` of @tks/domain/content-review). */
+/** The statuses of content as stored (`ContentStatus` of @tks/domain/content-review). */
 const ContentStatus = Schema.Literal("published", "draft", "in_review", "rejected", "withdrawn")
 
 export const FixtureChapter = Schema.Struct({

@@ -29,7 +29,7 @@ export type FixtureQuestion = typeof FixtureQuestion.Type
 /** A prepared quiz has at least one question. */
 const Questions = Schema.Array(FixtureQuestion).pipe(Schema.minItems(1))
 
-/** One answered question of an attempt (SPEC 2.11), as quiz_attempts.questions keeps it. */
+/** One answered question of an attempt, as quiz_attempts.questions keeps it. */
 export const FixtureQuestionResult = Schema.Struct({
   number: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
   question: Schema.String,
@@ -68,7 +68,7 @@ export const FixtureAttempt = Schema.Struct({
   /** The enrollment's completedAt (or import time) when omitted. */
   completedAt: Schema.optional(Timestamp),
   score: Fraction,
-  /** score >= 0.8 when omitted (DOMAIN "Training"). */
+  /** score >= 0.8 when omitted. */
   passed: Schema.optional(Schema.Boolean),
   /** "n of m correct" (or the score as a percentage) when omitted. */
   resultsSummary: Schema.optional(Schema.String),

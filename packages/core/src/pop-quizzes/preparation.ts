@@ -14,7 +14,7 @@ import { PopQuizRecipientsRepo } from "./recipients-repo.js"
  * leases: writes that person's own questions on the quiz's content (the
  * generator seeded by the recipient, so people get different questions),
  * then, in ONE transaction, marks them READY and tells the person by email
- * and text (SPEC 4.6: "each person is told ... when theirs are ready").
+ * and text ("each person is told ... when theirs are ready").
  *
  * Exactly once per recipient: the READY write is conditional on the row not
  * being READY yet, and the person is told only when this run made it so; a

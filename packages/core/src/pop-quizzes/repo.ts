@@ -35,7 +35,7 @@ export interface RecipientRow extends RecipientProgress {
   readonly email: string
 }
 
-/** Pop quiz reads (SPEC 2.9, 4.4, 4.5), each one statement. */
+/** Pop quiz reads, each one statement. */
 export class PopQuizzesRepo extends Effect.Service<PopQuizzesRepo>()("@tks/core/PopQuizzesRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

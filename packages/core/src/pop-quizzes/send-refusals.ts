@@ -6,9 +6,9 @@ import { AssigningCode } from "../assigning/refusals.js"
 import { idList } from "../assigning/reach.js"
 
 /**
- * POST /v1/pop-quizzes' refusals (SPEC 4.6, 7), each before anything is
+ * POST /v1/pop-quizzes' refusals, each before anything is
  * written. contentId is a field of the body, so an unknown one is a 400 like
- * an unknown team, person or topic (SPEC 7), not a 404 of the path.
+ * an unknown team, person or topic, not a 404 of the path.
  */
 export const unknownContent = () =>
   new BadRequest({

@@ -52,7 +52,7 @@ export class PopQuizSendRepo extends Effect.Service<PopQuizSendRepo>()("@tks/cor
 
     /**
      * Everyone active in `audience`, each with whether they can see the
-     * content (DOMAIN "Visibility"). `everyone` means what it means for
+     * content. `everyone` means what it means for
      * visibility: every member except external accounts, who are reached
      * only through a team they are on or by name.
      */

@@ -28,11 +28,11 @@ import {
 } from "./send-refusals.js"
 import { traced } from "../shared/traced.js"
 
-/** SPEC 8: 30 calls a minute and 300 an hour per access token, like each assigning route. */
+/** 30 calls a minute and 300 an hour per access token, like each assigning route. */
 const limit = SpecRules.assigning("pop-quizzes")
 
 /**
- * POST /v1/pop-quizzes (SPEC 4.6), for organization admins
+ * POST /v1/pop-quizzes, for organization admins
  * (`policies.popQuizzes.send`). In order, each refusal before anything is
  * written:
  *

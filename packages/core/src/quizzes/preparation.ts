@@ -5,7 +5,7 @@ import { JobsRepo } from "../jobs/repo.js"
 import { QuizzesRepo } from "./repo.js"
 
 /**
- * Preparing enrollments' quizzes (DOMAIN "Training": a quiz is prepared for
+ * Preparing enrollments' quizzes (a quiz is prepared for
  * each person when they are enrolled). Whoever creates enrollments calls
  * `prepare` in the same transaction: each gets its PENDING quiz row, with
  * the organization's default difficulty, and a "quiz.prepare" job that

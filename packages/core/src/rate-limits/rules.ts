@@ -4,7 +4,7 @@ import type { RateLimitWindow } from "@tks/domain/rate-limit"
 /**
  * A named limit: at most `limit` units per window, in every one of its
  * windows at once. `name` is the rule's key in the counters table, so two
- * rules with the same name share counts (SPEC 8's review submissions are one
+ * rules with the same name share counts (review submissions are one
  * count across both document endpoints and the tools).
  *
  * Windows are fixed and aligned to the epoch; where a rule has several, each
@@ -66,8 +66,9 @@ export const requestsPerToken = (limit: number) =>
 const perHour = (limit: number): RateLimitWindow => ({ seconds: 3600, limit })
 
 /**
- * The limits SPEC 8 names, for the endpoints and tools of later issues to
- * consume with the subject the SPEC counts by (connection = access token).
+ * The limits the contract names (docs/domain.md, Limits), for the endpoints
+ * and tools to consume with the subject they are counted by (connection =
+ * access token).
  */
 export const SpecRules = {
   /** GET /v1/people/{id}/learning-queue and GET /v1/me/learning-queue, per token. */
@@ -83,10 +84,10 @@ export const SpecRules = {
   }),
   /**
    * Narration requests per access token: 20 in any 10 seconds and 300 an
-   * hour (SPEC 8 names no numbers). Enough for a reader narrating paragraph
+   * hour (the contract names no numbers). Enough for a reader narrating paragraph
    * after paragraph, or spending the month's allowance in a few minutes;
    * a burst past it is "too many requests too quickly", which the narration
-   * service answers as SPEC 7's 429 without a code (NarrationTooQuick).
+   * service answers as a 429 without a code (NarrationTooQuick).
    */
   narration: defineRule({
     name: "narration",

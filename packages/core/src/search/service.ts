@@ -7,7 +7,7 @@ import { type HitRow, SearchRepo } from "./repo.js"
 import { traced } from "../shared/traced.js"
 
 /**
- * GET /v1/search (SPEC 4.10 search_service): one ranked page of topics and
+ * GET /v1/search: one ranked page of topics and
  * chapters the caller can read.
  *
  * Full-text matches come first, by ts_rank_cd; when they do not fill the

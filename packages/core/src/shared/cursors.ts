@@ -4,7 +4,7 @@ import { type BadRequest, invalidCursor } from "@tks/domain/errors"
 import { InstanceSettingsRepo } from "./instance-settings-repo.js"
 
 /**
- * Opaque, tamper-evident cursors (DESIGN 4): the payload is what the next
+ * Opaque, tamper-evident cursors: the payload is what the next
  * page needs (the sort key of the last row served, and the walk's total);
  * the signature covers the payload and the listing (endpoint, organization,
  * caller and filters), so a cursor from another listing or a forged one is

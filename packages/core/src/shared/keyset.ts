@@ -4,8 +4,8 @@ import { Schema } from "effect"
 
 /**
  * The orderings lists are paginated by (keyset, never OFFSET). Each kind
- * owns its cursor key's schema (checked before the key reaches SQL: DESIGN
- * pitfall 17), how to read the key off a row, and the SQL that resumes
+ * owns its cursor key's schema (checked whole before the key reaches SQL: an
+ * unchecked id once reached PostgreSQL as a cast error and a 500), how to read the key off a row, and the SQL that resumes
  * after a key. Repos put `after` in their WHERE and `columns` in their
  * SELECT; services hand the kind to `Pagination`.
  */

@@ -2,7 +2,7 @@ import { Config, Effect } from "effect"
 import type { EntityType } from "@tks/domain/duty"
 
 /**
- * Web links to records (the `url` fields of SPEC 2). The base is the
+ * Web links to records (the `url` fields of the records on the wire). The base is the
  * service's public address, `PUBLIC_URL` (default http://localhost:$PORT,
  * PORT defaulting to 3000, as the server prints it), without a trailing
  * slash; a record's link is its read endpoint under /v1.

@@ -25,7 +25,7 @@ export interface Listing<Row, Out, Key, E, R> {
 }
 
 /**
- * The one way a list is paginated (SPEC 4.11): decode and check the cursor,
+ * The one way a list is paginated: decode and check the cursor,
  * default the limit, fetch one row more than the page to learn whether
  * another page exists, and build the envelope with the next cursor.
  *

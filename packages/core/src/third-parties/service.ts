@@ -10,11 +10,12 @@ import { ThirdPartiesRepo, type ThirdPartyRow } from "./repo.js"
 import { traced } from "../shared/traced.js"
 
 /**
- * Third parties and the duties they hold (SPEC 4.10 list_third_parties,
- * get_third_party, list_third_party_duties). Org-chart data like company
+ * Third parties and the duties they hold (also the
+ * list_third_parties, get_third_party and list_third_party_duties tools).
+ * Org-chart data like company
  * roles: whoever passes the policy (company-role.read) sees every third
  * party of the organization; the duties listed are limited to what the
- * caller can read, exactly as a company role's (SPEC 4.2). A third party has
+ * caller can read, exactly as a company role's. A third party has
  * no advancement path, so every row's tierQualifier is ALL.
  */
 export class ThirdParties extends Effect.Service<ThirdParties>()("@tks/core/ThirdParties", {
@@ -56,7 +57,7 @@ export class ThirdParties extends Effect.Service<ThirdParties>()("@tks/core/Thir
       return detail
     })
 
-    /** GET /v1/third-parties/{id}/duties: the company-role duty listing of SPEC 4.2, for this holder. */
+    /** GET /v1/third-parties/{id}/duties: the company-role duty listing, for this holder. */
     const duties = traced("ThirdParties.duties")(function*(access: Access, id: ThirdPartyId, params: ThirdPartyDutiesParams) {
       if (!(yield* repo.exists(access.actor.organizationId, id))) return yield* notFound()
       return yield* holderDuties.page(access, "third-party-duties", { type: "third_party", id }, params)

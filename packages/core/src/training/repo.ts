@@ -48,8 +48,8 @@ export interface QuizAttemptRow {
 export const newestAttemptFirst = newestFirstBy("completed_at")
 
 /**
- * A person's training records (SPEC 4.4, 4.5), each list in one statement.
- * Names and titles are read whatever the reader could open (SPEC 4.5: the
+ * A person's training records, each list in one statement.
+ * Names and titles are read whatever the reader could open (the
  * person owes them regardless).
  */
 export class TrainingRepo extends Effect.Service<TrainingRepo>()("@tks/core/TrainingRepo", {

@@ -12,7 +12,7 @@ import { type EnrollmentRow, newestAttemptFirst, type ObligationRow, type QuizAt
 import { traced } from "../shared/traced.js"
 
 /**
- * A person's training as they (SPEC 4.4) or an organization admin (SPEC 4.5)
+ * A person's training as they or an organization admin
  * read it, and the results of each quiz attempt. Every list is whole: the
  * own lists are not paginated (nextCursor null); quiz results are.
  */
@@ -55,7 +55,7 @@ export class Training extends Effect.Service<Training>()("@tks/core/Training", {
       completedAt: iso(row.completed_at),
       score: row.score,
       resultsSummary: row.results_summary,
-      // Only the fields of SPEC 2.11, whatever else the stored JSON carries.
+      // Only the quiz result's question fields, whatever else the stored JSON carries.
       questions: row.questions.map((q) => ({
         number: q.number,
         question: q.question,
@@ -85,7 +85,7 @@ export class Training extends Effect.Service<Training>()("@tks/core/Training", {
     })
 
     /**
-     * GET /v1/people/{id}/progress (SPEC 4.5 rule 1): the person themselves,
+     * GET /v1/people/{id}/progress: the person themselves,
      * or an organization admin for anyone with a record in the organization
      * (a person who left included). Anyone else 404, as for an unknown id.
      */
@@ -112,7 +112,7 @@ export class Training extends Effect.Service<Training>()("@tks/core/Training", {
     })
 
     /**
-     * GET /v1/enrollments/{id}/quiz-results (SPEC 4.5 rule 3): the learner
+     * GET /v1/enrollments/{id}/quiz-results: the learner
      * reads their own; an organization admin (quiz-result review access) any
      * in the organization. Anyone else 404, as for an unknown id.
      */

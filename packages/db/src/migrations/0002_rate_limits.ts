@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * Rate-limit counters, shared by every server process (DESIGN 6).
+ * Rate-limit counters, shared by every server process.
  *
  * One row per (organization, rule, subject) holds the counts of all the
  * rule's fixed windows, as parallel arrays: `window_seconds[i]`, the epoch

@@ -149,7 +149,7 @@ export default Effect.gen(function*() {
   )`
   yield* sql`CREATE INDEX topic_relations_reverse ON topic_relations (org_id, related_topic_id)`
 
-  // A lesson's source content pieces, in order (SPEC 4.4 get_lesson; usage).
+  // A lesson's source content pieces, in order (usage).
   yield* sql`CREATE TABLE lesson_content (
     org_id text NOT NULL,
     lesson_id text NOT NULL,
@@ -161,8 +161,8 @@ export default Effect.gen(function*() {
   )`
   yield* sql`CREATE INDEX lesson_content_by_content ON lesson_content (org_id, content_id)`
 
-  // The review lane (SPEC 3.2, 4.10). The visibility the submitter asked for is
-  // not kept (SPEC 3.3); the reviewer's choice is written to the content.
+  // The review lane. The visibility the submitter asked for is
+  // not kept; the reviewer's choice is written to the content.
   yield* sql`CREATE TABLE content_review_requests (
     org_id text NOT NULL REFERENCES organizations (id),
     id text NOT NULL,
@@ -187,7 +187,7 @@ export default Effect.gen(function*() {
   yield* sql`CREATE INDEX content_review_by_submitter ON content_review_requests (org_id, submitter_id, created_at DESC, id DESC)`
   yield* sql`CREATE INDEX content_review_by_content ON content_review_requests (org_id, content_id)`
 
-  // The job queue every worker process shares (DESIGN 6). A job is claimed
+  // The job queue every worker process shares. A job is claimed
   // with FOR UPDATE SKIP LOCKED and held by a lease; a lapsed lease lets
   // another worker take it over. At most one open job per (kind, subject).
   yield* sql`CREATE TABLE jobs (

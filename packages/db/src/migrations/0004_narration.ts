@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * Voice narration (SPEC 4.9): the monthly character allowance of each
+ * Voice narration: the monthly character allowance of each
  * organization, and a record of every narration request.
  *
  * `narration_allowances` holds one row per organization and UTC month with

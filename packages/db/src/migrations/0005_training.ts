@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * Training (SPEC 2.5-2.11, 3.1, 4.4-4.6): reviews of members, lesson
+ * Training: reviews of members, lesson
  * retraining policies, enrollments with the quiz prepared for each and every
  * submitted attempt, obligations, mastery, and pop quizzes with their
  * recipients.
@@ -19,7 +19,7 @@ import { Effect } from "effect"
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
-  // A dated note about a member by an author (DOMAIN "People": reviews).
+  // A review: a dated note about a member by an author.
   yield* sql`CREATE TABLE member_reviews (
     org_id text NOT NULL REFERENCES organizations (id),
     id text NOT NULL,
@@ -52,7 +52,7 @@ export default Effect.gen(function*() {
   )`
 
   // One person taking one lesson. `retrain_at` is set at completion from the
-  // lesson's retraining policy then in force (SPEC 4.6: a policy applies from
+  // lesson's retraining policy then in force (a policy applies from
   // each person's next completion).
   yield* sql`CREATE TABLE enrollments (
     org_id text NOT NULL REFERENCES organizations (id),
@@ -90,7 +90,7 @@ export default Effect.gen(function*() {
     FOREIGN KEY (org_id, enrollment_id) REFERENCES enrollments (org_id, id) ON DELETE CASCADE
   )`
 
-  // Every submitted attempt at an enrollment's quiz (SPEC 2.11), kept.
+  // Every submitted attempt at an enrollment's quiz, kept.
   yield* sql`CREATE TABLE quiz_attempts (
     org_id text NOT NULL,
     id text NOT NULL,
@@ -108,7 +108,7 @@ export default Effect.gen(function*() {
   )`
   yield* sql`CREATE INDEX quiz_attempts_newest ON quiz_attempts (org_id, enrollment_id, completed_at DESC, id DESC)`
 
-  // What a person owes (SPEC 2.6, 2.7, 3.1). `kind` says which act made it.
+  // What a person owes. `kind` says which act made it.
   // A due date counted in days keeps its basis (`due_basis`, `due_basis_at`,
   // `due_days`) so a change of basis can be noticed (needs_review).
   yield* sql`CREATE TABLE obligations (
@@ -143,7 +143,7 @@ export default Effect.gen(function*() {
   yield* sql`CREATE INDEX obligations_by_user ON obligations (org_id, user_id, created_at DESC, id DESC)`
   yield* sql`CREATE INDEX obligations_by_item ON obligations (org_id, item_type, item_id)`
 
-  // Mastery per person and topic (DOMAIN "Training"). No row means NONE.
+  // Mastery per person and topic. No row means NONE.
   yield* sql`CREATE TABLE mastery (
     org_id text NOT NULL,
     user_id text NOT NULL,

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * The notifications outbox (DESIGN 6, DOMAIN "Notifications"): one row per
+ * The notifications outbox: one row per
  * message an act tells a person, written in the act's own transaction, and
  * every attempt to deliver it.
  *

@@ -2,8 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * The computed due date behind an override (DOMAIN "Training"; SPEC 4.6
- * POST /v1/obligations/{id}/due-date: null removes the override and
+ * The computed due date behind an override
+ * (POST /v1/obligations/{id}/due-date: null removes the override and
  * restores the computed date). `due_date` stays the date the person sees;
  * `computed_due_date` is the date the assigning acts computed, which later
  * assignments keep merging into without moving an override or a date under

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * Which topics each lesson covers (DOMAIN "Training": a lesson covers the
+ * Which topics each lesson covers (a lesson covers the
  * topics its content pieces are evidence for), kept as a table for the
  * learning queue, which needs it for every topic a person's duties reach on
  * every request: derived per request through items, evidence and

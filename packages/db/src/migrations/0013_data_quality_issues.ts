@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * Data-quality issues (SPEC 3.2, 4.10 list_issues / get_issue) and the
+ * Data-quality issues and the
  * records each is about, in order.
  *
  * - An issue is assigned to a person or to a company role (every current

@@ -39,7 +39,8 @@ const annotation = (rpc: Rpc.AnyWithProps, tag: Context.Tag<any, string>) =>
 
 /**
  * A tool's entry of `tools/list`, derived from its Rpc: the input's JSON
- * Schema is the payload Schema's (DESIGN pitfall 9), the output's the
+ * Schema is the payload Schema's (`JSONSchema.make`: the SDK's `registerTool`
+ * takes zod only), the output's the
  * success Schema's (what `structuredContent` holds, the HTTP twin's body).
  * Every tool only reads.
  */

@@ -15,7 +15,8 @@ const instructions =
 const jsonSchemaValidator = new AjvJsonSchemaValidator()
 
 /**
- * An MCP server (the SDK's low-level `Server`, DESIGN pitfall 9) whose
+ * An MCP server (the SDK's low-level `Server`: `registerTool` takes zod schemas
+ * only, and ours are Effect Schemas) whose
  * tools/list and tools/call are the dispatcher's. `caller` reads the person
  * behind a call (a failure is the tool error); `run` runs an effect in the
  * transport's runtime, under its span.

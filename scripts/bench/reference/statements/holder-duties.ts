@@ -123,7 +123,7 @@ export const dutyPage = (input: {
           ORDER BY e.type_ord, e.sort_name, e.entity_id COLLATE "C", e.raci_ord, e.inherited_key, e.duty_id COLLATE "C"
           LIMIT ${input.limit}
         ),
-        -- Only a company role can have an advancement path; any other holder's duties reach ALL (SPEC 2.4).
+        -- Only a company role can have an advancement path; any other holder's duties reach ALL.
         role_path AS (
           SELECT ${
         holder.type === "role"
