@@ -35,6 +35,18 @@ describe("the OpenAPI document documents error bodies as they are sent", () => {
     expect(issue.properties).toEqual({ path: { type: "string" }, message: { type: "string" } })
   })
 
+  it("every error body's code is a closed enum of its stable codes, never an open string", () => {
+    const errors = Object.entries(schemas).filter(([, schema]) => schema.properties?._tag !== undefined && schema.properties?.code !== undefined)
+    expect(errors.length).toBeGreaterThanOrEqual(13)
+    for (const [name, schema] of errors) {
+      expect(schema.properties.code.type, name).toBe("string")
+      expect(schema.properties.code.enum?.length, name).toBeGreaterThan(0)
+    }
+    expect(schemas.BadRequest.properties.code.enum).toEqual(expect.arrayContaining(["BAD_REQUEST", "VALIDATION_ERROR", "INVALID_CURSOR", "OBLIGATION_STATE"]))
+    expect(schemas.TooManyRequests.properties.code.enum).toEqual(["RATE_LIMITED", "REVIEW_SUBMISSION_LIMIT_REACHED", "NARRATION_QUOTA_EXCEEDED"])
+    expect(schemas.ServiceUnavailable.properties.code.enum).toEqual(["SERVICE_UNAVAILABLE", "DATABASE_TIMEOUT", "POP_QUIZ_GENERATION_FAILED"])
+  })
+
   it("a VALIDATION_ERROR body as error-bodies.ts builds it decodes with the documented schema", () => {
     const body = {
       _tag: "BadRequest",

@@ -14,6 +14,54 @@ import { Schema } from "effect"
 const code = <const C extends string>(value: C) =>
   Schema.Literal(value).pipe(Schema.propertySignature, Schema.withConstructorDefault(() => value))
 
+/**
+ * A `code` that is one of a closed list, the first being what a constructor
+ * without one gets: the contract publishes each error's codes as an enum, so
+ * a client can switch over them, and the compiler refuses a code not listed.
+ */
+const codes = <const C extends readonly [string, ...Array<string>]>(...values: C) =>
+  Schema.Literal(...values).pipe(Schema.propertySignature, Schema.withConstructorDefault((): C[number] => values[0]))
+
+/**
+ * Every code a 400 answer carries: the general ones, then each act's own
+ * refusals (the named tables beside those acts: BadRequestCode below,
+ * AssigningCode, LearningCode, PopQuizLearnerCode, PopQuizSendCode,
+ * intakeErrorCodes).
+ */
+const badRequestCodes = codes(
+  "BAD_REQUEST",
+  "VALIDATION_ERROR",
+  "MALFORMED_JSON",
+  "INVALID_CURSOR",
+  "UNKNOWN_TEAM",
+  "UNKNOWN_TOOL",
+  "SCOPE_NOT_GRANTABLE",
+  "REVIEW_NOT_DECIDABLE",
+  "UNKNOWN_USER",
+  "CANNOT_TAKE_LESSON",
+  "LESSON_NOT_ASSIGNABLE",
+  "NOBODY_REACHED",
+  "LESSON_NOT_IN_PROGRESS",
+  "UNKNOWN_ITEM",
+  "NO_DUTY",
+  "PERSON_DEACTIVATED",
+  "OBLIGATION_STATE",
+  "LESSON_CLOSED",
+  "QUIZ_NOT_READY",
+  "ENROLLMENT_COMPLETED",
+  "INVALID_ANSWERS",
+  "POP_QUIZ_NOT_READY",
+  "POP_QUIZ_NOT_STARTED",
+  "POP_QUIZ_COMPLETED",
+  "UNKNOWN_CONTENT",
+  "DUE_DATE_NOT_IN_FUTURE",
+  "DIFFICULTY_NOT_IN_PLAN",
+  "RECIPIENT_CANNOT_SEE_CONTENT",
+  "UNFETCHABLE_ADDRESS",
+  "VIDEO_UNAVAILABLE",
+  "TEAM_REQUIRED"
+)
+
 /** One problem found in the caller's input. */
 export class InputIssue extends Schema.Class<InputIssue>("InputIssue")({
   path: Schema.String,
@@ -23,7 +71,7 @@ export class InputIssue extends Schema.Class<InputIssue>("InputIssue")({
 export class BadRequest extends Schema.TaggedError<BadRequest>()(
   "BadRequest",
   {
-    code: Schema.String.pipe(Schema.propertySignature, Schema.withConstructorDefault(() => "BAD_REQUEST")),
+    code: badRequestCodes,
     message: Schema.String,
     issues: Schema.optional(Schema.Array(InputIssue))
   },
@@ -38,10 +86,7 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
 
 export class Forbidden extends Schema.TaggedError<Forbidden>()(
   "Forbidden",
-  {
-    code: Schema.String.pipe(Schema.propertySignature, Schema.withConstructorDefault(() => "FORBIDDEN")),
-    message: Schema.String
-  },
+  { code: code("FORBIDDEN"), message: Schema.String },
   HttpApiSchema.annotations({ status: 403, description: "The caller may not do this." })
 ) {}
 
@@ -57,7 +102,7 @@ export class NotFound extends Schema.TaggedError<NotFound>()(
 export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()(
   "ServiceUnavailable",
   {
-    code: Schema.String.pipe(Schema.propertySignature, Schema.withConstructorDefault(() => "SERVICE_UNAVAILABLE")),
+    code: codes("SERVICE_UNAVAILABLE", "DATABASE_TIMEOUT", "POP_QUIZ_GENERATION_FAILED"),
     message: Schema.String
   },
   HttpApiSchema.annotations({

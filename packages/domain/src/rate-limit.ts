@@ -8,7 +8,7 @@ import { Schema } from "effect"
  */
 
 /** The stable code of a plain rate-limit 429; rules may answer with their own (e.g. REVIEW_SUBMISSION_LIMIT_REACHED). */
-export const RATE_LIMITED = "RATE_LIMITED"
+export const RATE_LIMITED = "RATE_LIMITED" as const
 
 /** What every 429 body says besides its `code`: why, the limit, and when to retry. */
 export const refusalFields = {
@@ -23,7 +23,10 @@ export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
   "TooManyRequests",
   {
     /** RATE_LIMITED, or the limit's own code (REVIEW_SUBMISSION_LIMIT_REACHED, NARRATION_QUOTA_EXCEEDED). */
-    code: Schema.String.pipe(Schema.propertySignature, Schema.withConstructorDefault(() => RATE_LIMITED)),
+    code: Schema.Literal(RATE_LIMITED, "REVIEW_SUBMISSION_LIMIT_REACHED", "NARRATION_QUOTA_EXCEEDED").pipe(
+      Schema.propertySignature,
+      Schema.withConstructorDefault(() => RATE_LIMITED)
+    ),
     ...refusalFields
   },
   HttpApiSchema.annotations({

@@ -39,7 +39,8 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         BadRequest: {
-            code: string;
+            /** @enum {string} */
+            code: "BAD_REQUEST" | "VALIDATION_ERROR" | "MALFORMED_JSON" | "INVALID_CURSOR" | "UNKNOWN_TEAM" | "UNKNOWN_TOOL" | "SCOPE_NOT_GRANTABLE" | "REVIEW_NOT_DECIDABLE" | "UNKNOWN_USER" | "CANNOT_TAKE_LESSON" | "LESSON_NOT_ASSIGNABLE" | "NOBODY_REACHED" | "LESSON_NOT_IN_PROGRESS" | "UNKNOWN_ITEM" | "NO_DUTY" | "PERSON_DEACTIVATED" | "OBLIGATION_STATE" | "LESSON_CLOSED" | "QUIZ_NOT_READY" | "ENROLLMENT_COMPLETED" | "INVALID_ANSWERS" | "POP_QUIZ_NOT_READY" | "POP_QUIZ_NOT_STARTED" | "POP_QUIZ_COMPLETED" | "UNKNOWN_CONTENT" | "DUE_DATE_NOT_IN_FUTURE" | "DIFFICULTY_NOT_IN_PLAN" | "RECIPIENT_CANNOT_SEE_CONTENT" | "UNFETCHABLE_ADDRESS" | "VIDEO_UNAVAILABLE" | "TEAM_REQUIRED";
             message: string;
             issues?: components["schemas"]["InputIssue"][];
             /** @enum {string} */
@@ -47,7 +48,8 @@ export interface components {
             requestId?: string;
         };
         Forbidden: {
-            code: string;
+            /** @enum {string} */
+            code: "FORBIDDEN";
             message: string;
             /** @enum {string} */
             _tag: "Forbidden";
@@ -133,14 +135,16 @@ export interface components {
             requestId?: string;
         };
         ServiceUnavailable: {
-            code: string;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE" | "DATABASE_TIMEOUT" | "POP_QUIZ_GENERATION_FAILED";
             message: string;
             /** @enum {string} */
             _tag: "ServiceUnavailable";
             requestId?: string;
         };
         TooManyRequests: {
-            code: string;
+            /** @enum {string} */
+            code: "RATE_LIMITED" | "REVIEW_SUBMISSION_LIMIT_REACHED" | "NARRATION_QUOTA_EXCEEDED";
             message: string;
             limit: components["schemas"]["Int"];
             retryAfterSeconds: components["schemas"]["Int"];

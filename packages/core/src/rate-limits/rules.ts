@@ -1,5 +1,5 @@
 import { Config } from "effect"
-import type { RateLimitWindow } from "@tks/domain/rate-limit"
+import type { RateLimitWindow, TooManyRequests } from "@tks/domain/rate-limit"
 
 /**
  * A named limit: at most `limit` units per window, in every one of its
@@ -15,7 +15,7 @@ export interface RateLimitRule {
   readonly name: string
   readonly windows: ReadonlyArray<RateLimitWindow>
   /** The 429's `code`; RATE_LIMITED when absent. */
-  readonly code?: string
+  readonly code?: TooManyRequests["code"]
   /** The 429's `message`; a generic sentence naming the retry delay when absent. */
   readonly message?: string
 }
