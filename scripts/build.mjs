@@ -12,6 +12,7 @@ import { realpathSync } from "node:fs"
 import { dirname, join, relative, resolve, sep } from "node:path"
 import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
+import { buildContract } from "./build-contract.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 // Usage: node scripts/build.mjs [output directory, default: dist/ at the repository root]
@@ -65,3 +66,6 @@ const result = await build({
 for (const [file, output] of Object.entries(result.metafile.outputs)) {
   if (file.endsWith(".mjs")) console.error(`built ${file} (${Math.round(output.bytes / 1024)} KB)`)
 }
+
+// The contract as packages to install outside the workspace (<outdir>/contract).
+await buildContract(join(outdir, "contract"))
