@@ -16,7 +16,8 @@ const email: OutgoingEmail = {
   to: "zoe@acme.test",
   toName: "Zoë \"Z\" Quinn",
   subject: "Pop quiz ready: Fire exits",
-  text: "Hi Zoë,\n\nYour pop quiz \"Fire exits\" is ready.\nDue 1 December 2026.\n"
+  text: "Hi Zoë,\n\nYour pop quiz \"Fire exits\" is ready.\nDue 1 December 2026.\n",
+  html: "<!DOCTYPE html>\n<html lang=\"en\">\n<body>\n<p>Hi Zoë,</p>\n<p>Your pop quiz &quot;Fire exits&quot; is ready.</p>\n<p><a href=\"https://learn.acme.test/pop-quizzes/pq_1\">Open the quiz</a></p>\n</body>\n</html>\n"
 }
 
 const scratch = Effect.acquireRelease(
@@ -27,21 +28,25 @@ const scratch = Effect.acquireRelease(
 const withEnv = (env: Record<string, string>) => Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
 
 describe("the local mailbox (no provider configured)", () => {
-  it.scopedLive("an email becomes <dir>/email/<id>.eml: a message a mail program reads, with its Message-ID, and a person can read as text", () =>
+  it.scopedLive("an email becomes <dir>/email/<id>.eml: a message a mail program reads, with its Message-ID and both parts (text and HTML), that a person can read as it is", () =>
     Effect.gen(function*() {
       const dir = yield* scratch
       const receipt = yield* Effect.flatMap(MailSender, (mail) => mail.send(email)).pipe(Effect.provide(mailboxMailLayer(Option.some(dir))))
       const file = join(dir, "email", "ntf_local0000000000000001.eml")
       expect(receipt.providerMessageId).toBe(file)
       const raw = readFileSync(file, "utf8")
-      // Readable as it is: the text is not encoded.
+      // Readable as it is: neither part is encoded.
       expect(raw).toContain("Your pop quiz \"Fire exits\" is ready.")
+      expect(raw).toContain("<a href=\"https://learn.acme.test/pop-quizzes/pq_1\">Open the quiz</a>")
+      expect(raw).toMatch(/^Content-Type: multipart\/alternative; boundary="[^"]+"\r$/m)
       expect(raw).toContain("Subject: Pop quiz ready: Fire exits")
       const parsed = yield* Effect.promise(() => PostalMime.parse(raw))
       expect(parsed.messageId).toBe("<ntf_local0000000000000001@tks>")
       expect(parsed.subject).toBe("Pop quiz ready: Fire exits")
       expect(parsed.to).toEqual([{ name: "Zoë \"Z\" Quinn", address: "zoe@acme.test" }])
-      expect(parsed.text?.replace(/\r\n/g, "\n")).toBe(email.text)
+      // The parser keeps the line break that opens the next boundary: the parts are compared without trailing space.
+      expect(parsed.text?.replace(/\r\n/g, "\n").trimEnd()).toBe(email.text.trimEnd())
+      expect(parsed.html?.replace(/\r\n/g, "\n").trimEnd()).toBe(email.html.trimEnd())
       expect(parsed.headers.find((header) => header.key === "x-notification-id")?.value).toBe("ntf_local0000000000000001")
       // Only the owner reads the mailbox.
       expect(statSync(file).mode & 0o777).toBe(0o600)
