@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit, Layer, Option } from "effect"
+import { ConfigProvider, Effect, Exit, Layer, Logger, Option } from "effect"
 import PostalMime from "postal-mime"
 import { MailboxMailLive, mailboxMailLayer } from "@tks/adapters/mail/local"
 import { MailSenderLive } from "@tks/adapters/mail/live"
@@ -120,5 +120,39 @@ describe("which adapter the environment chooses", () => {
       expect(Exit.isFailure(sms) && String(sms.cause)).toContain("TWILIO_AUTH_TOKEN")
       const port = yield* Effect.exit(Layer.build(MailSenderLive.pipe(Layer.provide(withEnv({ SMTP_HOST: "smtp.acme.test", MAIL_FROM: "a@b.test", SMTP_PORT: "99999" })))))
       expect(Exit.isFailure(port) && String(port.cause)).toContain("SMTP_PORT")
+    }))
+
+  it.effect("the local mailbox is a WARN in production (the messages reach no one), naming where they go and what to set; an INFO otherwise; none with providers", () =>
+    Effect.gen(function*() {
+      const startLines = (env: Record<string, string>) =>
+        Effect.gen(function*() {
+          const lines: Array<string> = []
+          const logger = Logger.make(({ logLevel, message }) => {
+            lines.push(`${logLevel.label} ${Array.isArray(message) ? message.join(" ") : String(message)}`)
+          })
+          yield* Layer.build(Layer.merge(MailSenderLive, SmsSenderLive)).pipe(
+            Effect.provide(Layer.merge(withEnv(env), Logger.replace(Logger.defaultLogger, logger))),
+            Effect.scoped
+          )
+          // The two adapters are built side by side: their lines come in either order.
+          return lines.sort()
+        })
+      expect(yield* startLines({ NODE_ENV: "production", DATA_DIR: "memory://" })).toEqual([
+        "WARN email: local mailbox (log only): messages are only logged, not sent to people (set SMTP_HOST and MAIL_FROM to send through SMTP)",
+        "WARN text messages: local mailbox (log only): messages are only logged, not sent to people (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and SMS_FROM to send through Twilio)"
+      ])
+      expect(yield* startLines({ MAILBOX_DIR: "/srv/box" })).toEqual([
+        "INFO email: local mailbox /srv/box/email (set SMTP_HOST and MAIL_FROM to send through SMTP)",
+        "INFO text messages: local mailbox /srv/box/sms (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and SMS_FROM to send through Twilio)"
+      ])
+      const withProviders = yield* startLines({
+        NODE_ENV: "production",
+        SMTP_HOST: "smtp.acme.test",
+        MAIL_FROM: "Training <training@acme.test>",
+        TWILIO_ACCOUNT_SID: "AC01",
+        TWILIO_AUTH_TOKEN: "token",
+        SMS_FROM: "+15550109999"
+      })
+      expect(withProviders).toEqual(["INFO email: SMTP", "INFO text messages: Twilio"])
     }))
 })
