@@ -1,19 +1,8 @@
-import { Config, ConfigError, Either, Option } from "effect"
+import { Config, Option } from "effect"
+import { Production, setting } from "@tks/adapters/config"
 
-/**
- * A variable read as text and parsed by `parse`; on bad input the start-up
- * error names the variable, what it accepts and what it got, e.g.
- * `PORT must be a port number (1-65535), got "abc"`.
- */
-export const setting = <A>(name: string, accepts: string, parse: (text: string) => A | undefined): Config.Config<A> =>
-  Config.string(name).pipe(
-    Config.mapOrFail((text) => {
-      const value = parse(text)
-      return value === undefined
-        ? Either.left(ConfigError.InvalidData([], `${name} must be ${accepts}, got ${JSON.stringify(text)}`))
-        : Either.right(value)
-    })
-  )
+// Shared with the adapters and the core services, which read settings of their own.
+export { Production, setting }
 
 const portNumber = (text: string) => {
   const trimmed = text.trim()
@@ -31,12 +20,6 @@ const httpUrl = (text: string) => {
     return undefined
   }
 }
-
-/** NODE_ENV=production: logs as JSON, no demo organization unless asked, no token ever printed. */
-export const Production = Config.string("NODE_ENV").pipe(
-  Config.withDefault("development"),
-  Config.map((env) => env.trim().toLowerCase() === "production")
-)
 
 /** `config`, or when its variable is unset the default for this environment (production or not). */
 export const withEnvironmentDefault = <A>(config: Config.Config<A>, fallback: (production: boolean) => A) =>

@@ -181,7 +181,7 @@ layer(TestLayer, { excludeTestServices: true })("notifications delivered by serv
       expect(yield* stop(second)).toBe(0)
     }), { timeout: 120_000 })
 
-  it.scoped("without SMTP or Twilio settings the server writes each message into DATA_DIR/mailbox, and says so at start", () =>
+  it.scoped("without SMTP or Twilio settings the server writes each message into DATA_DIR/mailbox (an email with its text and HTML parts, no link without APP_URL), and says so at start", () =>
     Effect.gen(function*() {
       const orgId = yield* tellFive("Mailbox Org")
       const url = yield* SharedDatabaseUrl
@@ -191,7 +191,11 @@ layer(TestLayer, { excludeTestServices: true })("notifications delivered by serv
       for (const row of rows) {
         const file = row.channel === "email" ? join(mailbox, "email", `${row.id}.eml`) : join(mailbox, "sms", `${row.id}.txt`)
         expect(existsSync(file), file).toBe(true)
-        expect(readFileSync(file, "utf8")).toContain(row.channel === "email" ? `Message-ID: <${row.id}@tks>` : `Idempotency-Key: ${row.id}`)
+        const content = readFileSync(file, "utf8")
+        expect(content).toContain(row.channel === "email" ? `Message-ID: <${row.id}@tks>` : `Idempotency-Key: ${row.id}`)
+        // No APP_URL: no link at all, and never one into the API.
+        expect(content).not.toMatch(/https?:\/\/|\/v1\//)
+        if (row.channel === "email") expect(content).toMatch(/Content-Type: text\/plain[^]*Content-Type: text\/html/)
       }
       expect(server.stdout()).toContain(`email: local mailbox ${join(server.dataDir, "mailbox", "email")}`)
       expect(server.stdout()).toContain(`text messages: local mailbox ${join(server.dataDir, "mailbox", "sms")}`)

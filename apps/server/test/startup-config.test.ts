@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Config, ConfigProvider, Effect, Exit, Option } from "effect"
+import { AppLinksConfig } from "@tks/core/notifications/app-links"
 import { ServerConfig } from "../src/config.js"
 import { LogFormatConfig } from "../src/observability/logging.js"
 import { failureLine } from "../src/startup/failure.js"
@@ -14,7 +15,7 @@ const refusal = <A>(config: Config.Config<A>, env: Record<string, string>) =>
   )
 
 describe("a bad setting names the variable, what it accepts and what it got", () => {
-  it.effect("PORT, PUBLIC_URL, SEED_DEMO and LOG_FORMAT", () =>
+  it.effect("PORT, PUBLIC_URL, SEED_DEMO, APP_URL and its paths, and LOG_FORMAT", () =>
     Effect.gen(function*() {
       const cases: ReadonlyArray<readonly [Record<string, string>, string]> = [
         [{ PORT: "abc" }, `PORT must be a port number (1-65535), got "abc"`],
@@ -28,6 +29,16 @@ describe("a bad setting names the variable, what it accepts and what it got", ()
       for (const [env, message] of cases) {
         expect(yield* refusal(ServerConfig, env)).toBe(`Cannot start the service: ${message}`)
       }
+      const links: ReadonlyArray<readonly [Record<string, string>, string]> = [
+        [{ APP_URL: "learn.acme.test" }, `APP_URL must be an http:// or https:// URL without a query or fragment, got "learn.acme.test"`],
+        [{ APP_URL: "https://learn.acme.test/?org=1" }, `APP_URL must be an http:// or https:// URL without a query or fragment, got "https://learn.acme.test/?org=1"`],
+        [{ APP_URL_LESSON_PATH: "/lessons/{id}" }, `APP_URL_LESSON_PATH must be a path that starts with / and holds {lessonId}, got "/lessons/{id}"`],
+        [{ APP_URL_POP_QUIZ_PATH: "quiz/{popQuizId}" }, `APP_URL_POP_QUIZ_PATH must be a path that starts with / and holds {popQuizId}, got "quiz/{popQuizId}"`]
+      ]
+      for (const [env, message] of links) {
+        expect(yield* refusal(AppLinksConfig, env)).toBe(`Cannot start the service: ${message}`)
+      }
+      expect(yield* refusal(AppLinksConfig, { APP_URL: "https://learn.acme.test/" })).toBe("accepted")
       expect(yield* refusal(LogFormatConfig, { LOG_FORMAT: "xml" })).toBe(
         `Cannot start the service: LOG_FORMAT must be json, logfmt or pretty, got "xml"`
       )

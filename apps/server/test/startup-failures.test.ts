@@ -17,10 +17,11 @@ describe("a failed start is one readable line on stderr and exit code 1", () => 
   it.scopedLive("a bad configuration value names the variable, what it accepts and what it got", () =>
     Effect.gen(function*() {
       const cases: ReadonlyArray<readonly [Record<string, string>, string]> = [
-        // One per place settings are read: the server's, the logger's, the database's
+        // One per place settings are read: the server's, the logger's, the links in messages', the database's
         // (every message is checked in startup-config.test.ts).
         [{ PORT: "abc" }, `PORT must be a port number (1-65535), got "abc"`],
         [{ LOG_FORMAT: "xml" }, `LOG_FORMAT must be json, logfmt or pretty, got "xml"`],
+        [{ APP_URL: "learn.acme.test" }, `APP_URL must be an http:// or https:// URL without a query or fragment, got "learn.acme.test"`],
         [{ DB_POOL_MAX: "lots" }, `DB_POOL_MAX: Expected an integer value but received "lots"`]
       ]
       for (const [env, message] of cases) {

@@ -15,7 +15,7 @@ const startAndStop = (env: Record<string, string>, prepare: (dataDir: string) =>
     const server = yield* startServerProcess(env, { prepare })
     expect(yield* waitReady(server), server.stderr()).toBe(true)
     expect(yield* stop(server)).toBe(0)
-    return { stdout: server.stdout(), stderr: server.stderr(), tokensFile: join(server.dataDir, "demo-tokens.json") }
+    return { stdout: server.stdout(), stderr: server.stderr(), dataDir: server.dataDir, tokensFile: join(server.dataDir, "demo-tokens.json") }
   })
 
 describe("with NODE_ENV=production no token is printed and no demo is created unless asked", () => {
@@ -44,6 +44,23 @@ describe("with NODE_ENV=production no token is printed and no demo is created un
       expect(readFileSync(run.tokensFile, "utf8")).toMatch(tokenPattern)
       expect(`${run.stdout}${run.stderr}`).not.toMatch(tokenPattern)
       expect(run.stderr).toContain("its tokens are not printed")
+    }), slow)
+})
+
+describe("in production without a mail or SMS provider the start warns that messages stay on this machine", () => {
+  it.scopedLive("one WARN line per channel says where its messages go and which variables send them to people", () =>
+    Effect.gen(function*() {
+      // Blank is unset: whatever the shell running the tests has.
+      const run = yield* startAndStop({ NODE_ENV: "production", SMTP_HOST: "", TWILIO_ACCOUNT_SID: "" })
+      const warnings = linesOf(run.stdout).map((line) => JSON.parse(line) as { logLevel: string; message: string })
+        .filter((entry) => entry.logLevel === "WARN" && entry.message.includes("local mailbox"))
+        .map((entry) => entry.message)
+        .sort()
+      const mailbox = join(run.dataDir, "mailbox")
+      expect(warnings).toEqual([
+        `email: local mailbox ${join(mailbox, "email")}: messages are written to this folder, not sent to people (set SMTP_HOST and MAIL_FROM to send through SMTP)`,
+        `text messages: local mailbox ${join(mailbox, "sms")}: messages are written to this folder, not sent to people (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and SMS_FROM to send through Twilio)`
+      ])
     }), slow)
 })
 

@@ -1,6 +1,27 @@
-import { Config } from "effect"
+import { Config, ConfigError, Either } from "effect"
 
-/** Settings the adapters share the shape of. */
+/** Settings the adapters, the core services and the server share the shape of. */
+
+/**
+ * A variable read as text and parsed by `parse`; on bad input the start-up
+ * error names the variable, what it accepts and what it got, e.g.
+ * `PORT must be a port number (1-65535), got "abc"`.
+ */
+export const setting = <A>(name: string, accepts: string, parse: (text: string) => A | undefined): Config.Config<A> =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) => {
+      const value = parse(text)
+      return value === undefined
+        ? Either.left(ConfigError.InvalidData([], `${name} must be ${accepts}, got ${JSON.stringify(text)}`))
+        : Either.right(value)
+    })
+  )
+
+/** NODE_ENV=production: logs as JSON, no demo organization unless asked, no token ever printed, a warning when messages stay local. */
+export const Production = Config.string("NODE_ENV").pipe(
+  Config.withDefault("development"),
+  Config.map((env) => env.trim().toLowerCase() === "production")
+)
 
 /** An http or https base address, `fallback` when unset. */
 export const httpUrl = (name: string, fallback: string): Config.Config<URL> =>

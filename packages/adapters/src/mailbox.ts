@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto"
 import { mkdir, rename, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Config, Effect, Option } from "effect"
+import { Production } from "./config.js"
 import { type Delivered, retryable } from "./delivery.js"
 
 /**
@@ -38,4 +39,28 @@ export const writeMailboxFile = (dir: string, name: string, content: string) =>
     },
     // A full disk or a permission problem may be fixed by the next attempt.
     catch: (cause) => retryable(`could not write to the mailbox: ${cause instanceof Error ? cause.message : String(cause)}`)
+  })
+
+export interface MailboxChannel {
+  /** How the logs name the channel ("email", "text messages"). */
+  readonly channel: string
+  /** Its folder under the mailbox. */
+  readonly folder: string
+  /** What to set to send through a provider instead. */
+  readonly provider: string
+}
+
+/**
+ * Says at start where a channel's messages go when no provider is set. In
+ * production (NODE_ENV=production) that is a WARN: a message left in a local
+ * folder reaches no one, and an operator who forgot the provider's settings
+ * must be told before people wait for messages that never come.
+ */
+export const announceMailbox = (channel: MailboxChannel, dir: Option.Option<string>) =>
+  Effect.gen(function*() {
+    const where = Option.match(dir, { onNone: () => "(log only)", onSome: (root) => join(root, channel.folder) })
+    const fate = Option.isSome(dir) ? "written to this folder" : "only logged"
+    return (yield* Production)
+      ? yield* Effect.logWarning(`${channel.channel}: local mailbox ${where}: messages are ${fate}, not sent to people (set ${channel.provider})`)
+      : yield* Effect.logInfo(`${channel.channel}: local mailbox ${where} (set ${channel.provider})`)
   })

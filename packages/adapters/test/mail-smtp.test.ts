@@ -11,7 +11,8 @@ const email: OutgoingEmail = {
   to: "ava.thompson@acme.test",
   toName: "Ava Thompson",
   subject: "New training: Forklift safety",
-  text: "Hi Ava,\n\nYou have been assigned the lesson \"Forklift safety\".\n"
+  text: "Hi Ava,\n\nYou have been assigned the lesson \"Forklift safety\".\n",
+  html: "<!DOCTYPE html>\n<html lang=\"en\"><body><p>Hi Ava,</p><p>You have been assigned the lesson &quot;Forklift safety&quot;.</p></body></html>\n"
 }
 
 const settingsFor = (port: number, overrides: Partial<SmtpSettings> = {}): SmtpSettings => ({
@@ -34,7 +35,7 @@ const failureOf = <A>(exit: Exit.Exit<A, DeliveryFailed>) =>
 
 // scopedLive: a real SMTP server on loopback and real socket deadlines.
 describe("email through SMTP (nodemailer against a real in-process SMTP server)", () => {
-  it.scopedLive("the message arrives with Message-ID <ntf_…@tks>, X-Notification-Id, From, the person's name and address, subject and text", () =>
+  it.scopedLive("the message arrives with Message-ID <ntf_…@tks>, X-Notification-Id, From, the person's name and address, subject, and its text and HTML parts as multipart/alternative", () =>
     Effect.gen(function*() {
       const server = yield* smtpFake()
       const exit = yield* sendThrough(settingsFor(server.port))
@@ -46,9 +47,12 @@ describe("email through SMTP (nodemailer against a real in-process SMTP server)"
         from: "training@acme.test",
         to: [{ name: "Ava Thompson", address: "ava.thompson@acme.test" }],
         subject: "New training: Forklift safety",
-        text: email.text,
         acknowledged: true
       })
+      // The parser keeps the line break that opens the next boundary: the parts are compared without trailing space.
+      expect(server.received[0]!.text?.trimEnd()).toBe(email.text.trimEnd())
+      expect(server.received[0]!.html?.trimEnd()).toBe(email.html.trimEnd())
+      expect(server.received[0]!.contentType).toMatch(/^multipart\/alternative;/)
       // The server's queue reply names its id for the message.
       if (Exit.isSuccess(exit)) expect(exit.value.providerMessageId).toContain("queued as Q1")
     }))

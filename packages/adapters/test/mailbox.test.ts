@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit, Layer, Option } from "effect"
+import { ConfigProvider, Effect, Exit, Layer, Logger, Option } from "effect"
 import PostalMime from "postal-mime"
 import { MailboxMailLive, mailboxMailLayer } from "@tks/adapters/mail/local"
 import { MailSenderLive } from "@tks/adapters/mail/live"
@@ -16,7 +16,8 @@ const email: OutgoingEmail = {
   to: "zoe@acme.test",
   toName: "Zoë \"Z\" Quinn",
   subject: "Pop quiz ready: Fire exits",
-  text: "Hi Zoë,\n\nYour pop quiz \"Fire exits\" is ready.\nDue 1 December 2026.\n"
+  text: "Hi Zoë,\n\nYour pop quiz \"Fire exits\" is ready.\nDue 1 December 2026.\n",
+  html: "<!DOCTYPE html>\n<html lang=\"en\">\n<body>\n<p>Hi Zoë,</p>\n<p>Your pop quiz &quot;Fire exits&quot; is ready.</p>\n<p><a href=\"https://learn.acme.test/pop-quizzes/pq_1\">Open the quiz</a></p>\n</body>\n</html>\n"
 }
 
 const scratch = Effect.acquireRelease(
@@ -27,21 +28,25 @@ const scratch = Effect.acquireRelease(
 const withEnv = (env: Record<string, string>) => Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
 
 describe("the local mailbox (no provider configured)", () => {
-  it.scopedLive("an email becomes <dir>/email/<id>.eml: a message a mail program reads, with its Message-ID, and a person can read as text", () =>
+  it.scopedLive("an email becomes <dir>/email/<id>.eml: a message a mail program reads, with its Message-ID and both parts (text and HTML), that a person can read as it is", () =>
     Effect.gen(function*() {
       const dir = yield* scratch
       const receipt = yield* Effect.flatMap(MailSender, (mail) => mail.send(email)).pipe(Effect.provide(mailboxMailLayer(Option.some(dir))))
       const file = join(dir, "email", "ntf_local0000000000000001.eml")
       expect(receipt.providerMessageId).toBe(file)
       const raw = readFileSync(file, "utf8")
-      // Readable as it is: the text is not encoded.
+      // Readable as it is: neither part is encoded.
       expect(raw).toContain("Your pop quiz \"Fire exits\" is ready.")
+      expect(raw).toContain("<a href=\"https://learn.acme.test/pop-quizzes/pq_1\">Open the quiz</a>")
+      expect(raw).toMatch(/^Content-Type: multipart\/alternative; boundary="[^"]+"\r$/m)
       expect(raw).toContain("Subject: Pop quiz ready: Fire exits")
       const parsed = yield* Effect.promise(() => PostalMime.parse(raw))
       expect(parsed.messageId).toBe("<ntf_local0000000000000001@tks>")
       expect(parsed.subject).toBe("Pop quiz ready: Fire exits")
       expect(parsed.to).toEqual([{ name: "Zoë \"Z\" Quinn", address: "zoe@acme.test" }])
-      expect(parsed.text?.replace(/\r\n/g, "\n")).toBe(email.text)
+      // The parser keeps the line break that opens the next boundary: the parts are compared without trailing space.
+      expect(parsed.text?.replace(/\r\n/g, "\n").trimEnd()).toBe(email.text.trimEnd())
+      expect(parsed.html?.replace(/\r\n/g, "\n").trimEnd()).toBe(email.html.trimEnd())
       expect(parsed.headers.find((header) => header.key === "x-notification-id")?.value).toBe("ntf_local0000000000000001")
       // Only the owner reads the mailbox.
       expect(statSync(file).mode & 0o777).toBe(0o600)
@@ -115,5 +120,39 @@ describe("which adapter the environment chooses", () => {
       expect(Exit.isFailure(sms) && String(sms.cause)).toContain("TWILIO_AUTH_TOKEN")
       const port = yield* Effect.exit(Layer.build(MailSenderLive.pipe(Layer.provide(withEnv({ SMTP_HOST: "smtp.acme.test", MAIL_FROM: "a@b.test", SMTP_PORT: "99999" })))))
       expect(Exit.isFailure(port) && String(port.cause)).toContain("SMTP_PORT")
+    }))
+
+  it.effect("the local mailbox is a WARN in production (the messages reach no one), naming where they go and what to set; an INFO otherwise; none with providers", () =>
+    Effect.gen(function*() {
+      const startLines = (env: Record<string, string>) =>
+        Effect.gen(function*() {
+          const lines: Array<string> = []
+          const logger = Logger.make(({ logLevel, message }) => {
+            lines.push(`${logLevel.label} ${Array.isArray(message) ? message.join(" ") : String(message)}`)
+          })
+          yield* Layer.build(Layer.merge(MailSenderLive, SmsSenderLive)).pipe(
+            Effect.provide(Layer.merge(withEnv(env), Logger.replace(Logger.defaultLogger, logger))),
+            Effect.scoped
+          )
+          // The two adapters are built side by side: their lines come in either order.
+          return lines.sort()
+        })
+      expect(yield* startLines({ NODE_ENV: "production", DATA_DIR: "memory://" })).toEqual([
+        "WARN email: local mailbox (log only): messages are only logged, not sent to people (set SMTP_HOST and MAIL_FROM to send through SMTP)",
+        "WARN text messages: local mailbox (log only): messages are only logged, not sent to people (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and SMS_FROM to send through Twilio)"
+      ])
+      expect(yield* startLines({ MAILBOX_DIR: "/srv/box" })).toEqual([
+        "INFO email: local mailbox /srv/box/email (set SMTP_HOST and MAIL_FROM to send through SMTP)",
+        "INFO text messages: local mailbox /srv/box/sms (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and SMS_FROM to send through Twilio)"
+      ])
+      const withProviders = yield* startLines({
+        NODE_ENV: "production",
+        SMTP_HOST: "smtp.acme.test",
+        MAIL_FROM: "Training <training@acme.test>",
+        TWILIO_ACCOUNT_SID: "AC01",
+        TWILIO_AUTH_TOKEN: "token",
+        SMS_FROM: "+15550109999"
+      })
+      expect(withProviders).toEqual(["INFO email: SMTP", "INFO text messages: Twilio"])
     }))
 })

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Deferred, Duration, Effect, Fiber, Layer, Logger, LogLevel, Option } from "effect"
+import { ConfigProvider, Deferred, Duration, Effect, Fiber, Layer, Logger, LogLevel, Option } from "effect"
 import { permanent, retryable } from "@tks/adapters/delivery"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { JobFailure } from "../src/jobs/handler.js"
@@ -31,10 +31,14 @@ const claimDelivery = Effect.gen(function*() {
   return Option.isSome(job) ? job.value : yield* Effect.dieMessage("no delivery job was due")
 })
 
+/** The handler as a process started with `env` builds it (no APP_URL unless given). */
+const handlerWith = (env: Record<string, string> = {}) =>
+  notificationDeliveryJob.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+
 /** Runs the handler on `job` and completes it, as the worker does after a success. */
-const runJob = (job: ClaimedJob) =>
+const runJob = (job: ClaimedJob, env: Record<string, string> = {}) =>
   Effect.gen(function*() {
-    const handler = yield* notificationDeliveryJob
+    const handler = yield* handlerWith(env)
     yield* handler.run(job)
     yield* (yield* JobsRepo).complete(job, OWNER)
   })
@@ -71,13 +75,13 @@ layer(TestLayer, { excludeTestServices: true })("delivering the outbox (the noti
         to: "ben@crew.test",
         name: "Ben Okafor",
         subject: "New training: Forklift safety",
-        body: expect.stringContaining("Please complete it by 1 December 2026.")
+        body: expect.stringContaining("Please complete it by 1 December 2026."),
+        html: expect.stringContaining("Please complete it by 1 December 2026.")
       }])
-      expect(messaging.handed[0]!.body).toContain("/v1/lessons/les_forklift")
       expect(yield* notificationOf(crew.orgId, id)).toMatchObject({ status: "SENT", sent: true, provider_message_id: "fake-receipt" })
       expect(yield* attemptsOf(id)).toEqual([{ attempt: 1, outcome: "sent", provider: "fake-mail", error: null }])
       // The same job run again (a redelivery after a shutdown or a takeover) finds it SENT.
-      yield* (yield* notificationDeliveryJob).run(job)
+      yield* (yield* handlerWith()).run(job)
       expect(messaging.handed).toHaveLength(1)
       expect(yield* attemptsOf(id)).toHaveLength(1)
     }))
@@ -92,9 +96,40 @@ layer(TestLayer, { excludeTestServices: true })("delivering the outbox (the noti
       const text = messaging.handed.find((message) => message.channel === "sms")!
       const row = (yield* notificationsOf(crew.orgId)).find((candidate) => candidate.channel === "sms")!
       expect(text).toMatchObject({ id: row.id, to: "+15550100001" })
-      expect(text.body).toMatch(/^New training: "Forklift safety", due 1 Dec 2026\. http/)
+      expect(text.body).toBe("New training: \"Forklift safety\", due 1 Dec 2026.")
       expect(text.body.length).toBeLessThanOrEqual(160)
       expect(row.status).toBe("SENT")
+    }))
+
+  it.effect("with APP_URL set, an assigned lesson's email (text and HTML) and text message link to the app's lesson path", () =>
+    Effect.gen(function*() {
+      yield* reset
+      const crew = yield* importCrew("Deliver App Link Crew")
+      yield* (yield* NotificationOutbox).tell({ orgId: crew.orgId, userIds: [crew.people.ava], notice: lessonAssigned })
+      const env = { APP_URL: "https://learn.crew.test", PUBLIC_URL: "https://tks.crew.test" }
+      yield* runJob(yield* claimDelivery, env)
+      yield* runJob(yield* claimDelivery, env)
+      const email = messaging.handed.find((message) => message.channel === "email")!
+      const text = messaging.handed.find((message) => message.channel === "sms")!
+      expect(email.body).toContain("Open the lesson: https://learn.crew.test/lessons/les_forklift\n")
+      expect(email.html).toContain("<a href=\"https://learn.crew.test/lessons/les_forklift\">Open the lesson</a>")
+      expect(text.body).toBe("New training: \"Forklift safety\", due 1 Dec 2026. https://learn.crew.test/lessons/les_forklift")
+      for (const message of messaging.handed) expect(`${message.body}${message.html ?? ""}`).not.toContain("/v1/")
+    }))
+
+  it.effect("without APP_URL no message contains a link, and none an address into the API (/v1/), even with PUBLIC_URL set", () =>
+    Effect.gen(function*() {
+      yield* reset
+      const crew = yield* importCrew("Deliver No Link Crew")
+      yield* (yield* NotificationOutbox).tell({ orgId: crew.orgId, userIds: [crew.people.ava], notice: lessonAssigned })
+      const env = { PUBLIC_URL: "https://tks.crew.test" }
+      yield* runJob(yield* claimDelivery, env)
+      yield* runJob(yield* claimDelivery, env)
+      expect(messaging.handed.map((message) => message.channel).sort()).toEqual(["email", "sms"])
+      for (const message of messaging.handed) {
+        expect(`${message.body}${message.html ?? ""}`, message.channel).not.toMatch(/https?:|\/v1\/|<a /)
+      }
+      expect(messaging.handed.find((message) => message.channel === "sms")!.body).toBe("New training: \"Forklift safety\", due 1 Dec 2026.")
     }))
 
   it.effect("a person deactivated after the act is SKIPPED: nothing is sent", () =>
@@ -114,7 +149,7 @@ layer(TestLayer, { excludeTestServices: true })("delivering the outbox (the noti
       yield* reset
       const first = yield* tellBen("Deliver Retryable Crew")
       messaging.answerWith(() => Effect.fail(retryable("SMTP 451 4.3.0 Try again later")))
-      const handler = yield* notificationDeliveryJob
+      const handler = yield* handlerWith()
       const failed = yield* Effect.flip(handler.run(yield* claimDelivery))
       expect(failed).toEqual(new JobFailure({ reason: "SMTP 451 4.3.0 Try again later" }))
       expect(yield* notificationOf(first.crew.orgId, first.id)).toMatchObject({ status: "PENDING" })
@@ -135,7 +170,7 @@ layer(TestLayer, { excludeTestServices: true })("delivering the outbox (the noti
       let calls = 0
       messaging.answerWith(() => ++calls === 1 ? Effect.fail(retryable("Twilio HTTP 503")) : Effect.succeed({ providerMessageId: "fake-after-retry" }))
       const { crew, id } = yield* tellBen("Deliver Retry Crew")
-      const handler = yield* notificationDeliveryJob
+      const handler = yield* handlerWith()
       yield* runJobWorkers({ owner: "retry-workers", concurrency: 1, pollMs: 20, leaseMs: 5_000, retryBaseMs: 50 }, [handler])
       yield* eventually(Effect.map(notificationOf(crew.orgId, id), (row) => row.status === "SENT"))
       expect(messaging.handed.map((message) => message.id)).toEqual([id, id])
@@ -150,7 +185,7 @@ layer(TestLayer, { excludeTestServices: true })("delivering the outbox (the noti
       messaging.answerWith(() => Effect.fail(retryable("no connection")))
       const { crew, id } = yield* tellBen("Deliver Give Up Crew")
       yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE jobs SET max_attempts = 3 WHERE subject_id = ${id}`)
-      const handler = yield* notificationDeliveryJob
+      const handler = yield* handlerWith()
       // "job failed for good" is logged as an error, on purpose here.
       yield* runJobWorkers({ owner: "give-up-workers", concurrency: 1, pollMs: 20, leaseMs: 5_000, retryBaseMs: 20 }, [handler]).pipe(
         Logger.withMinimumLogLevel(LogLevel.None)
@@ -172,7 +207,7 @@ layer(TestLayer, { excludeTestServices: true })("delivering the outbox (the noti
         )
       )
       const { crew, id } = yield* tellBen("Deliver Interrupt Crew")
-      const handler = yield* notificationDeliveryJob
+      const handler = yield* handlerWith()
       const running = yield* Effect.fork(handler.run(yield* claimDelivery))
       yield* Deferred.await(handing)
       yield* Fiber.interrupt(running)

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
+import { Either, Option } from "effect"
 import type { Notice } from "@tks/domain/notice"
 import { decodeStoredNotice } from "../src/notifications/notice-schema.js"
 import { formatDue, type NoticeLinks, renderEmail, renderText, SMS_MAX } from "../src/notifications/render.js"
 
-const links: NoticeLinks = {
-  lesson: (id) => `https://tks.acme.test/v1/lessons/${id}`,
-  popQuiz: (id) => `https://tks.acme.test/v1/pop-quizzes/${id}`
-}
+const links = Option.some<NoticeLinks>({
+  lesson: (id) => `https://learn.acme.test/lessons/${id}`,
+  popQuiz: (id) => `https://learn.acme.test/pop-quizzes/${id}`
+})
+const noLinks = Option.none<NoticeLinks>()
 
 const lesson = { lessonId: "les_1", title: "Forklift safety" }
 
@@ -33,13 +34,13 @@ describe("the words of a notice (email and text)", () => {
     ])
     for (const email of emails) expect(email.text.startsWith("Hi Ava Thompson,\n\n")).toBe(true)
     expect(emails[0]!.text).toContain("You have been assigned the lesson \"Forklift safety\". Please complete it by 1 December 2026.")
-    expect(emails[0]!.text).toContain("Open the lesson: https://tks.acme.test/v1/lessons/les_1")
+    expect(emails[0]!.text).toContain("Open the lesson: https://learn.acme.test/lessons/les_1")
     expect(emails[1]!.text).toContain("There is no due date.")
     expect(emails[1]!.text).toContain("Reason: New racking in aisle 4")
     expect(emails[2]!.text).toContain("Reason: Certified elsewhere")
     expect(emails[3]!.text).toContain("no longer assigned to you")
     expect(emails[4]!.text).toContain("is now due by 15 December 2026, 17:30 UTC.")
-    expect(emails[5]!.text).toContain("Open the quiz: https://tks.acme.test/v1/pop-quizzes/pq_1")
+    expect(emails[5]!.text).toContain("Open the quiz: https://learn.acme.test/pop-quizzes/pq_1")
     // Nothing left to open after a waiver or a cancellation.
     expect(emails[2]!.text).not.toContain("https://")
   })
@@ -51,15 +52,54 @@ describe("the words of a notice (email and text)", () => {
       expect(text.length, notice._tag).toBeLessThanOrEqual(SMS_MAX)
       expect(text).toContain("...")
     }
-    expect(renderText(every[0]!, links)).toBe("New training: \"Forklift safety\", due 1 Dec 2026. https://tks.acme.test/v1/lessons/les_1")
-    expect(renderText(every[5]!, links)).toBe("Pop quiz ready: \"Fire exits\", due 30 Nov 2026. https://tks.acme.test/v1/pop-quizzes/pq_1")
+    expect(renderText(every[0]!, links)).toBe("New training: \"Forklift safety\", due 1 Dec 2026. https://learn.acme.test/lessons/les_1")
+    expect(renderText(every[5]!, links)).toBe("Pop quiz ready: \"Fire exits\", due 30 Nov 2026. https://learn.acme.test/pop-quizzes/pq_1")
   })
 
   it("a pop quiz titled by the service (\"Pop quiz: <content>\") is named by its content, not as \"Pop quiz ready: Pop quiz: ...\"", () => {
     const notice: Notice = { _tag: "PopQuizReady", popQuizId: "pq_1", title: "Pop quiz: Fire exits", dueDate: "2026-11-30T00:00:00.000Z" }
     expect(renderEmail(notice, "Ava", links).subject).toBe("Pop quiz ready: Fire exits")
     expect(renderEmail(notice, "Ava", links).text).toContain("Your pop quiz \"Fire exits\" is ready.")
-    expect(renderText(notice, links)).toBe("Pop quiz ready: \"Fire exits\", due 30 Nov 2026. https://tks.acme.test/v1/pop-quizzes/pq_1")
+    expect(renderText(notice, links)).toBe("Pop quiz ready: \"Fire exits\", due 30 Nov 2026. https://learn.acme.test/pop-quizzes/pq_1")
+  })
+
+  it("without links (no APP_URL) no email or text holds a link or an API address, and each still reads as a whole sentence", () => {
+    for (const notice of every) {
+      const email = renderEmail(notice, "Ava Thompson", noLinks)
+      const text = renderText(notice, noLinks)
+      for (const words of [email.text, email.html, text]) {
+        expect(words, notice._tag).not.toMatch(/https?:|\/v1\/|<a /)
+      }
+      expect(email.text, notice._tag).not.toContain("Open the")
+      expect(text, notice._tag).toMatch(/[.]$/)
+    }
+    expect(renderText(every[0]!, noLinks)).toBe("New training: \"Forklift safety\", due 1 Dec 2026.")
+    expect(renderEmail(every[0]!, "Ava Thompson", noLinks).text).toBe(
+      "Hi Ava Thompson,\n\nYou have been assigned the lesson \"Forklift safety\". Please complete it by 1 December 2026.\n\nTraining and Knowledge Service\n"
+    )
+  })
+
+  it("the email's HTML part is the same letter, every value escaped and the link an <a href>, with nothing loaded from elsewhere", () => {
+    const notice: Notice = { _tag: "RetrainingAssigned", lessonId: "les_1", title: "Fire & \"exits\" <b>now</b>", dueDate: null, reason: "line one\nline <two>" }
+    const { html, text } = renderEmail(notice, "<script>alert('x')</script>", links)
+    expect(html).not.toContain("<script>")
+    expect(html).not.toContain("<b>")
+    expect(html).toContain("<p>Hi &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;,</p>")
+    expect(html).toContain("the lesson &quot;Fire &amp; &quot;exits&quot; &lt;b&gt;now&lt;/b&gt;&quot; again.")
+    expect(html).toContain("<p>Reason: line one<br>\nline &lt;two&gt;</p>")
+    expect(html).toContain("<p><a href=\"https://learn.acme.test/lessons/les_1\">Open the lesson</a></p>")
+    expect(html).toContain("<title>Retraining: Fire &amp; &quot;exits&quot; &lt;b&gt;now&lt;/b&gt;</title>")
+    // No image, stylesheet, script or font to fetch: the only address is the link.
+    expect(html).not.toMatch(/<(img|link|script|iframe|object)\b|src=|url\(/i)
+    expect(html.match(/https?:\/\/[^"<\s]*/g)).toEqual(["https://learn.acme.test/lessons/les_1"])
+    // The plain-text part says the same, unescaped.
+    expect(text).toContain("Hi <script>alert('x')</script>,")
+    expect(text).toContain("Open the lesson: https://learn.acme.test/lessons/les_1")
+  })
+
+  it("a link's address is escaped in the HTML like any other value", () => {
+    const odd = Option.some<NoticeLinks>({ lesson: (id) => `https://learn.acme.test/l?id=${id}&a="b"`, popQuiz: (id) => id })
+    expect(renderEmail(every[0]!, "Ava", odd).html).toContain("<a href=\"https://learn.acme.test/l?id=les_1&amp;a=&quot;b&quot;\">")
   })
 
   it("a title with line breaks stays on one line in the subject", () => {

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { escapeHtml } from "./html.js"
 
 /**
  * GET /v1/search: one ranked page of
@@ -100,14 +101,12 @@ export type SearchResult = typeof SearchResult.Type
  */
 export const snippetMarks = { start: "\uE000", stop: "\uE001" } as const
 
-const entities: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" }
-
 /**
  * A raw snippet as HTML-safe text: everything escaped, then the markers
  * turned into <mark> and </mark>. Whatever the source text holds, the result
  * holds no markup but those.
  */
 export const renderSnippet = (raw: string): string =>
-  raw.replace(/[&<>"']/g, (c) => entities[c] ?? c)
+  escapeHtml(raw)
     .replaceAll(snippetMarks.start, "<mark>")
     .replaceAll(snippetMarks.stop, "</mark>")

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { AppLinksConfig } from "@tks/core/notifications/app-links"
 import { DatabaseConfig } from "@tks/db/config"
 import { ServerConfig } from "../config.js"
 import { probePort } from "./port.js"
@@ -11,6 +12,8 @@ import { probePort } from "./port.js"
 export const preflight = Effect.gen(function*() {
   const config = yield* ServerConfig
   yield* DatabaseConfig
+  // Read here too, for a server whose workers are off (WORKERS=0): the links are checked before anything else.
+  yield* AppLinksConfig
   yield* probePort(config.host, config.port)
   return config
 })

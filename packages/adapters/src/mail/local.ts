@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto"
 import { join } from "node:path"
 import { Effect, Layer, Option } from "effect"
 import { type Delivered, messageIdOf } from "../delivery.js"
@@ -13,10 +14,20 @@ const quoted = (name: string) => `"${oneLine(name).replace(/["\\]/g, (c) => `\\$
 
 /**
  * The message as an .eml file any mail program opens: plain headers, then
- * the text as written (UTF-8, 8bit, so a person can read the file as it is).
+ * the plain-text and the HTML part side by side (multipart/alternative, as
+ * SMTP sends it), each as written (UTF-8, 8bit, so a person can read the
+ * file as it is). The boundary is random, so no text can end a part early.
  */
-export const formatEml = (email: OutgoingEmail, from: string, date: Date): string =>
-  [
+export const formatEml = (email: OutgoingEmail, from: string, date: Date): string => {
+  const boundary = `=_tks_${randomUUID()}`
+  const part = (type: string, body: string) => [
+    `--${boundary}`,
+    `Content-Type: ${type}; charset=utf-8`,
+    "Content-Transfer-Encoding: 8bit",
+    "",
+    body.replace(/\r?\n/g, "\r\n")
+  ]
+  return [
     `From: ${oneLine(from)}`,
     `To: ${quoted(email.toName)} <${oneLine(email.to)}>`,
     `Subject: ${oneLine(email.subject)}`,
@@ -24,11 +35,14 @@ export const formatEml = (email: OutgoingEmail, from: string, date: Date): strin
     `Message-ID: ${messageIdOf(email.id)}`,
     `X-Notification-Id: ${email.id}`,
     "MIME-Version: 1.0",
-    "Content-Type: text/plain; charset=utf-8",
-    "Content-Transfer-Encoding: 8bit",
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
     "",
-    email.text.replace(/\r?\n/g, "\r\n")
+    ...part("text/plain", email.text),
+    ...part("text/html", email.html),
+    `--${boundary}--`,
+    ""
   ].join("\r\n")
+}
 
 /**
  * The local email adapter: each message becomes

@@ -9,7 +9,10 @@ export interface OutgoingEmail {
   /** Shown beside the address (`"Ava Thompson" <ava@…>`). */
   readonly toName: string
   readonly subject: string
+  /** The plain-text part. */
   readonly text: string
+  /** The HTML part, the same letter: sent beside the text (multipart/alternative), the reader's program shows one. */
+  readonly html: string
 }
 
 /** The email port: SMTP in production, a mailbox folder by default. */

@@ -104,7 +104,9 @@ export const makeSmtpSender = (settings: SmtpSettings) =>
             from: settings.from,
             to: { name: email.toName, address: email.to },
             subject: email.subject,
+            // Both parts: nodemailer sends them as multipart/alternative.
             text: email.text,
+            html: email.html,
             messageId: messageIdOf(email.id),
             headers: { "X-Notification-Id": email.id },
             signal: AbortSignal.timeout(timeoutMs)

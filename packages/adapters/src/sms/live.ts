@@ -1,5 +1,5 @@
 import { Config, type ConfigError, Effect, Layer, Option } from "effect"
-import { MailboxDir } from "../mailbox.js"
+import { announceMailbox, MailboxDir } from "../mailbox.js"
 import { mailboxSmsLayer } from "./local.js"
 import type { SmsSender } from "./port.js"
 import { TwilioConfig, twilioLayer } from "./twilio.js"
@@ -7,15 +7,17 @@ import { TwilioConfig, twilioLayer } from "./twilio.js"
 /**
  * The text-message adapter the environment asks for: Twilio when
  * TWILIO_ACCOUNT_SID is set, else the local mailbox folder. Says which at
- * start.
+ * start; in production the mailbox is a WARN, since the texts then reach
+ * nobody.
  */
 export const SmsSenderLive: Layer.Layer<SmsSender, ConfigError.ConfigError> = Layer.unwrapEffect(
   Effect.gen(function*() {
     const sid = yield* Config.option(Config.string("TWILIO_ACCOUNT_SID"))
     if (!Option.exists(sid, (value) => value.trim() !== "")) {
       const dir = yield* MailboxDir
-      yield* Effect.logInfo(
-        `text messages: local mailbox ${Option.match(dir, { onNone: () => "(log only)", onSome: (root) => `${root}/sms` })} (set TWILIO_ACCOUNT_SID to send through Twilio)`
+      yield* announceMailbox(
+        { channel: "text messages", folder: "sms", provider: "TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and SMS_FROM to send through Twilio" },
+        dir
       )
       return mailboxSmsLayer(dir)
     }

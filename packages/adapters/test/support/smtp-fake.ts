@@ -20,6 +20,9 @@ export interface ReceivedMail {
   readonly to: ReadonlyArray<{ readonly name: string; readonly address: string | undefined }>
   readonly subject: string | undefined
   readonly text: string | undefined
+  readonly html: string | undefined
+  /** The top-level Content-Type header (multipart/alternative; boundary=…). */
+  readonly contentType: string | undefined
   readonly user: string | undefined
   /** Set once the server has answered 250. */
   acknowledged: boolean
@@ -84,6 +87,8 @@ export const smtpFake = (options: SmtpFakeOptions = {}) =>
                 to: (email.to ?? []).map((to) => ({ name: to.name, address: to.address })),
                 subject: email.subject,
                 text: email.text,
+                html: email.html,
+                contentType: email.headers.find((header) => header.key === "content-type")?.value,
                 user: typeof session.user === "string" ? session.user : undefined,
                 acknowledged: false
               }

@@ -1,10 +1,10 @@
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, Either, Layer, Option, Schedule } from "effect"
+import { Effect, Either, Option, Schedule } from "effect"
 import { type Delivered, type DeliveryFailed, permanent } from "@tks/adapters/delivery"
 import { MailSender } from "@tks/adapters/mail/port"
 import { SmsSender } from "@tks/adapters/sms/port"
 import { JobFailure, type JobHandler } from "../jobs/handler.js"
-import { Links } from "../shared/links.js"
+import { AppLinksConfig } from "./app-links.js"
 import { decodeStoredNotice } from "./notice-schema.js"
 import { type NotificationRef, NotificationsRepo, type StoredNotification } from "./repo.js"
 import { renderEmail, renderText } from "./render.js"
@@ -36,13 +36,22 @@ const recordRetries = Schedule.exponential("100 millis").pipe(Schedule.intersect
  * when its lease lapses and the message goes again with the same
  * Message-ID / Idempotency-Key. Delivery is at least once, and a repeat is
  * recognisable.
+ *
+ * The words are rendered at delivery from the notice stored at the act,
+ * never stored rendered: a message queued before APP_URL or its paths
+ * changed goes out with the links of the settings in force when it is sent
+ * (none without APP_URL), never with an address into the API.
  */
 export const notificationDeliveryJob = Effect.gen(function*() {
   const repo = yield* NotificationsRepo
   const mail = yield* MailSender
   const sms = yield* SmsSender
-  const links = yield* Links
-  const noticeLinks = { lesson: links.lesson, popQuiz: links.popQuiz }
+  const noticeLinks = yield* AppLinksConfig
+  yield* Effect.logInfo(
+    Option.isSome(noticeLinks)
+      ? "links in messages: the learning app (APP_URL)"
+      : "links in messages: none (set APP_URL to link emails and texts to the learning app)"
+  )
 
   const send = (row: StoredNotification): Effect.Effect<Delivered, DeliveryFailed> => {
     const notice = decodeStoredNotice(row.notice)
@@ -95,4 +104,4 @@ export const notificationDeliveryJob = Effect.gen(function*() {
     onFailed: (job, reason) => repo.giveUp({ orgId: job.orgId, id: job.subjectId }, reason)
   }
   return handler
-}).pipe(Effect.provide(Layer.merge(NotificationsRepo.Default, Links.Default)))
+}).pipe(Effect.provide(NotificationsRepo.Default))

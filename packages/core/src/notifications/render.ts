@@ -1,10 +1,14 @@
+import { Option } from "effect"
+import { escapeHtml } from "@tks/domain/html"
 import type { Notice } from "@tks/domain/notice"
 
 /**
- * The words of a notice (the contract leaves them to the product): an email
- * with a subject and plain text, and a text message short enough for one
- * SMS segment. Pure: everything comes from the notice (the act's facts as
- * they were), the person's name as it was, and the links.
+ * The words of a notice (their wording is the product's): an email with a
+ * subject, plain text and the same letter as simple HTML, and a text
+ * message short enough for one SMS segment. Pure: everything comes from the
+ * notice (the act's facts as they were), the person's name as it was, and
+ * the links into the learning app, if any (app-links.ts). Without links a
+ * message says what happened and links nowhere.
  */
 export interface NoticeLinks {
   readonly lesson: (lessonId: string) => string
@@ -14,6 +18,8 @@ export interface NoticeLinks {
 export interface RenderedEmail {
   readonly subject: string
   readonly text: string
+  /** The same letter as an HTML page: every value escaped, the link an <a href>, nothing loaded from elsewhere. */
+  readonly html: string
 }
 
 /** One GSM-7 segment; longer texts cost more and may arrive split. */
@@ -38,58 +44,97 @@ const oneLine = (text: string) => text.replace(/\s+/g, " ").trim()
 const dueSentence = (dueDate: string | null, what: string) =>
   dueDate === null ? `There is no due date.` : `Please complete ${what} by ${formatDue(dueDate)}.`
 
-const linkOf = (notice: Notice, links: NoticeLinks) =>
-  notice._tag === "PopQuizReady" ? links.popQuiz(notice.popQuizId) : links.lesson(notice.lessonId)
+/** The page a notice opens, when there are links and something to open. */
+const linkOf = (notice: Notice, links: Option.Option<NoticeLinks>): string | undefined => {
+  if (Option.isNone(links)) return undefined
+  switch (notice._tag) {
+    case "PopQuizReady":
+      return links.value.popQuiz(notice.popQuizId)
+    case "ObligationWaived":
+    case "ObligationCancelled":
+      return undefined
+    default:
+      return links.value.lesson(notice.lessonId)
+  }
+}
 
-const letter = (name: string, paragraphs: ReadonlyArray<string | null>): string =>
-  [`Hi ${oneLine(name)},`, ...paragraphs.filter((p): p is string => p !== null), "Training and Knowledge Service"].join("\n\n") + "\n"
+/** A paragraph of a letter: a sentence, or a link and what it opens. */
+type Paragraph = string | { readonly label: string; readonly href: string }
+
+const opening = (label: string, link: string | undefined): Paragraph | null => link === undefined ? null : { label, href: link }
 
 const reasonLine = (reason: string | null) => (reason === null || reason.trim() === "" ? null : `Reason: ${reason.trim()}`)
 
-export const renderEmail = (notice: Notice, name: string, links: NoticeLinks): RenderedEmail => {
-  const title = oneLine(notice.title)
-  const link = linkOf(notice, links)
+const letterOf = (notice: Notice, title: string, link: string | undefined): { subject: string; paragraphs: ReadonlyArray<Paragraph | null> } => {
   switch (notice._tag) {
     case "LessonAssigned":
       return {
         subject: `New training: ${title}`,
-        text: letter(name, [`You have been assigned the lesson "${title}". ${dueSentence(notice.dueDate, "it")}`, `Open the lesson: ${link}`])
+        paragraphs: [`You have been assigned the lesson "${title}". ${dueSentence(notice.dueDate, "it")}`, opening("Open the lesson", link)]
       }
     case "RetrainingAssigned":
       return {
         subject: `Retraining: ${title}`,
-        text: letter(name, [
+        paragraphs: [
           `You have been asked to take the lesson "${title}" again. ${dueSentence(notice.dueDate, "it")}`,
           reasonLine(notice.reason),
-          `Open the lesson: ${link}`
-        ])
+          opening("Open the lesson", link)
+        ]
       }
     case "ObligationWaived":
       return {
         subject: `Waived: ${title}`,
-        text: letter(name, [`You no longer need to complete the lesson "${title}": it was waived for you.`, reasonLine(notice.reason)])
+        paragraphs: [`You no longer need to complete the lesson "${title}": it was waived for you.`, reasonLine(notice.reason)]
       }
     case "ObligationCancelled":
       return {
         subject: `Cancelled: ${title}`,
-        text: letter(name, [`The lesson "${title}" is no longer assigned to you: the assignment was cancelled.`, reasonLine(notice.reason)])
+        paragraphs: [`The lesson "${title}" is no longer assigned to you: the assignment was cancelled.`, reasonLine(notice.reason)]
       }
     case "DueDateChanged":
       return {
         subject: `New due date: ${title}`,
-        text: letter(name, [
+        paragraphs: [
           notice.dueDate === null
             ? `The lesson "${title}" no longer has a due date.`
             : `The lesson "${title}" is now due by ${formatDue(notice.dueDate)}.`,
-          `Open the lesson: ${link}`
-        ])
+          opening("Open the lesson", link)
+        ]
       }
     case "PopQuizReady":
       return {
         subject: `Pop quiz ready: ${quizName(title)}`,
-        text: letter(name, [`Your pop quiz "${quizName(title)}" is ready. ${dueSentence(notice.dueDate, "it")}`, `Open the quiz: ${link}`])
+        paragraphs: [`Your pop quiz "${quizName(title)}" is ready. ${dueSentence(notice.dueDate, "it")}`, opening("Open the quiz", link)]
       }
   }
+}
+
+const signature = "Training and Knowledge Service"
+
+const textParagraph = (paragraph: Paragraph) => typeof paragraph === "string" ? paragraph : `${paragraph.label}: ${paragraph.href}`
+
+// A reason may run over several lines; HTML would run them together.
+const htmlParagraph = (paragraph: Paragraph) =>
+  typeof paragraph === "string"
+    ? `<p>${escapeHtml(paragraph).replace(/\r?\n/g, "<br>\n")}</p>`
+    : `<p><a href="${escapeHtml(paragraph.href)}">${escapeHtml(paragraph.label)}</a></p>`
+
+const htmlPage = (subject: string, paragraphs: ReadonlyArray<Paragraph>) =>
+  [
+    "<!DOCTYPE html>",
+    "<html lang=\"en\">",
+    `<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>`,
+    "<body style=\"font-family: Arial, Helvetica, sans-serif; font-size: 16px; line-height: 1.5; color: #1f2328;\">",
+    ...paragraphs.map(htmlParagraph),
+    "</body>",
+    "</html>",
+    ""
+  ].join("\n")
+
+export const renderEmail = (notice: Notice, name: string, links: Option.Option<NoticeLinks>): RenderedEmail => {
+  const { paragraphs, subject } = letterOf(notice, oneLine(notice.title), linkOf(notice, links))
+  const letter = [`Hi ${oneLine(name)},`, ...paragraphs.filter((p): p is Paragraph => p !== null), signature]
+  return { subject, text: letter.map(textParagraph).join("\n\n") + "\n", html: htmlPage(subject, letter) }
 }
 
 /**
@@ -108,22 +153,27 @@ const fitted = (title: string, make: (title: string) => string): string => {
   return make(`${title.slice(0, keep).trimEnd()}...`)
 }
 
-export const renderText = (notice: Notice, links: NoticeLinks): string => {
+/** `sentence`, then the link when there is one. */
+const linked = (sentence: string, link: string | undefined) => link === undefined ? sentence : `${sentence} ${link}`
+
+export const renderText = (notice: Notice, links: Option.Option<NoticeLinks>): string => {
   const title = oneLine(notice.title)
   const link = linkOf(notice, links)
   const due = (dueDate: string | null) => (dueDate === null ? "" : `, due ${formatDue(dueDate, true)}`)
   switch (notice._tag) {
     case "LessonAssigned":
-      return fitted(title, (t) => `New training: "${t}"${due(notice.dueDate)}. ${link}`)
+      return fitted(title, (t) => linked(`New training: "${t}"${due(notice.dueDate)}.`, link))
     case "RetrainingAssigned":
-      return fitted(title, (t) => `Retraining: take "${t}" again${due(notice.dueDate)}. ${link}`)
+      return fitted(title, (t) => linked(`Retraining: take "${t}" again${due(notice.dueDate)}.`, link))
     case "ObligationWaived":
       return fitted(title, (t) => `"${t}" was waived: you no longer need to complete it.`)
     case "ObligationCancelled":
       return fitted(title, (t) => `"${t}" is no longer assigned to you.`)
     case "DueDateChanged":
-      return fitted(title, (t) => notice.dueDate === null ? `"${t}" no longer has a due date. ${link}` : `"${t}" is now due ${formatDue(notice.dueDate, true)}. ${link}`)
+      return fitted(title, (t) =>
+        linked(notice.dueDate === null ? `"${t}" no longer has a due date.` : `"${t}" is now due ${formatDue(notice.dueDate, true)}.`, link)
+      )
     case "PopQuizReady":
-      return fitted(quizName(title), (t) => `Pop quiz ready: "${t}"${due(notice.dueDate)}. ${link}`)
+      return fitted(quizName(title), (t) => linked(`Pop quiz ready: "${t}"${due(notice.dueDate)}.`, link))
   }
 }

@@ -11,6 +11,8 @@ export interface Outbound {
   readonly name?: string
   readonly subject?: string
   readonly body: string
+  /** An email's HTML part. */
+  readonly html?: string
 }
 
 export type Answer = (message: Outbound) => Effect.Effect<Delivered, DeliveryFailed>
@@ -30,7 +32,7 @@ export const scriptedMessaging = () => {
   const layer = Layer.mergeAll(
     Layer.succeed(MailSender, {
       provider: "fake-mail",
-      send: (email) => send({ channel: "email", id: email.id, to: email.to, name: email.toName, subject: email.subject, body: email.text })
+      send: (email) => send({ channel: "email", id: email.id, to: email.to, name: email.toName, subject: email.subject, body: email.text, html: email.html })
     }),
     Layer.succeed(SmsSender, {
       provider: "fake-sms",
