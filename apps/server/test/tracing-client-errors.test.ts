@@ -1,5 +1,5 @@
 import { describe, expect, it, layer } from "@effect/vitest"
-import { SpanStatusCode } from "@opentelemetry/api"
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api"
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Effect, Layer } from "effect"
 import { NotFound, ServiceUnavailable, Unauthorized } from "@tks/domain/errors"
@@ -40,7 +40,7 @@ layer(TracedServer, { excludeTestServices: true })("tracing of expected client e
         for (const request of cases) {
           const { spans, status } = yield* spansOf("GET", request.path, request.token)
           expect(status, request.path).toBe(request.status)
-          const server = spans.find((span) => span.name === "http.server GET")
+          const server = spans.find((span) => span.kind === SpanKind.SERVER && span.attributes["http.request.method"] === "GET")
           expect(server, spans.map((span) => span.name).join(", ")).toBeDefined()
           expect(server!.attributes["http.response.status_code"]).toBe(request.status)
           expect(server!.status.code, request.path).toBe(SpanStatusCode.UNSET)

@@ -1,4 +1,5 @@
 import { describe, expect, it, layer } from "@effect/vitest"
+import { SpanKind } from "@opentelemetry/api"
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Effect, Layer } from "effect"
 import { redactQuery } from "../src/observability/redaction.js"
@@ -20,7 +21,7 @@ describe("credentials in a URL's query", () => {
 })
 
 layer(TracedServer, { excludeTestServices: true })("tracing without credentials", (it) => {
-  it.effect("a token sent as ?access_token= appears in no exported span; the Authorization header stays redacted", () =>
+  it.effect("a token sent as ?access_token= appears in no exported span; the Authorization header is not recorded", () =>
     Effect.gen(function*() {
       const { tokens } = yield* withCallerMatrix({ organization: { name: "Redacted Org" } })
       exporter.reset()
@@ -34,11 +35,39 @@ layer(TracedServer, { excludeTestServices: true })("tracing without credentials"
       expect(exported).not.toContain("SECRET")
       expect(exported).not.toContain(tokens.viewer)
 
-      const servers = spans.filter((span) => span.name === "http.server GET")
+      const servers = spans.filter((span) => span.kind === SpanKind.SERVER)
       const withQuery = servers.find((span) => String(span.attributes["url.path"]) === "/v1/me" && span.attributes["url.query"] !== undefined)
       expect(withQuery?.attributes["url.query"]).toBe("access_token=REDACTED&limit=5")
       expect(String(withQuery?.attributes["url.full"])).toMatch(/\/v1\/me\?access_token=REDACTED&limit=5$/)
-      const withHeader = servers.find((span) => span.attributes["http.request.header.authorization"] !== undefined)
-      expect(withHeader?.attributes["http.request.header.authorization"]).toBe("<redacted>")
+      expect(servers.length).toBe(2)
+      expect(servers.every((span) => span.attributes["http.request.header.authorization"] === undefined)).toBe(true)
+    }))
+
+  it.effect("of the request's headers only the request id, user agent and content length are recorded; the answer's request id too", () =>
+    Effect.gen(function*() {
+      const { tokens } = yield* withCallerMatrix({ organization: { name: "Headers Org" } })
+      exporter.reset()
+      // Refused (the body lacks every field): its span records the request all the same.
+      const body = JSON.stringify({ title: "Traced" })
+      const response = yield* raw("POST", "/v1/documents", {
+        token: tokens.viewer,
+        body,
+        headers: { "x-request-id": "trace-me-1", "user-agent": "probe/1.0", "x-private-note": "not for traces", cookie: "session=SECRET" }
+      })
+      expect(response.headers.get("x-request-id")).toBe("trace-me-1")
+      yield* Effect.sleep("200 millis")
+      const server = exporter.getFinishedSpans().find((span) => span.kind === SpanKind.SERVER && span.attributes["url.path"] === "/v1/documents")
+      expect(server).toBeDefined()
+      const headers = Object.keys(server!.attributes).filter((key) => key.startsWith("http.request.header.") || key.startsWith("http.response.header."))
+      expect(headers.sort()).toEqual([
+        "http.request.header.content-length",
+        "http.request.header.x-request-id",
+        "http.response.header.x-request-id"
+      ])
+      expect(server!.attributes["http.request.header.x-request-id"]).toEqual(["trace-me-1"])
+      expect(server!.attributes["http.request.header.content-length"]).toEqual([String(Buffer.byteLength(body))])
+      expect(server!.attributes["http.response.header.x-request-id"]).toEqual(["trace-me-1"])
+      expect(server!.attributes["user_agent.original"]).toBe("probe/1.0")
+      expect(JSON.stringify(server!.attributes)).not.toContain("SECRET")
     }))
 })

@@ -1,15 +1,16 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Cause, Exit, Predicate, Schema, Tracer } from "effect"
 import { redactQuery } from "./redaction.js"
+import { conventionFor } from "./span-conventions.js"
 
 /**
- * Two rules on every span the service exports, applied where spans are made
+ * The rules on every span the service exports, applied where spans are made
  * (the platform's HTTP tracer and Effect's `withSpan` set their attributes
  * and end their spans themselves):
  *
  * 1. URL attributes never carry a credential passed in the query
- *    (./redaction.ts); headers are redacted by the platform already
- *    (Authorization and friends).
+ *    (./redaction.ts); of the headers, only a few harmless ones are kept
+ *    (./span-conventions.ts), so Authorization and cookies are not recorded.
  * 2. An expected client error is no exception. A span that fails with an
  *    error declaring a 4xx status (NotFound, Forbidden, Unauthorized, a 400
  *    ...), or an HTTP server span answering 4xx, ends with its status unset
@@ -17,6 +18,8 @@ import { redactQuery } from "./redaction.js"
  *    spans: the caller erred, the service did not. A server span answering
  *    5xx has status ERROR; any other failure keeps its exception and stack
  *    (and a client span's 4xx stays an error: there, this service erred).
+ * 3. HTTP server spans and SQL spans are named and described as
+ *    OpenTelemetry's conventions say (./span-conventions.ts).
  */
 
 const URL_ATTRIBUTES = new Set(["url.full", "url.query", "url.original", "http.url", "http.target"])
@@ -48,11 +51,14 @@ interface OtelBacked {
   readonly span: {
     setStatus(status: { code: number; message?: string }): unknown
     end(time?: [number, number]): void
+    updateName(name: string): unknown
+    setAttribute(key: string, value: ReadonlyArray<string>): unknown
   }
 }
 
 const isOtelBacked = (span: Tracer.Span): span is Tracer.Span & OtelBacked =>
-  Predicate.hasProperty(span, "span") && Predicate.hasProperty(span.span, "end") && Predicate.hasProperty(span.span, "setStatus")
+  Predicate.hasProperty(span, "span") && Predicate.hasProperty(span.span, "end") && Predicate.hasProperty(span.span, "setStatus") &&
+  Predicate.hasProperty(span.span, "updateName") && Predicate.hasProperty(span.span, "setAttribute")
 
 const ERROR_STATUS = 2 // SpanStatusCode.ERROR
 
@@ -61,11 +67,14 @@ const hrTime = (nanos: bigint): [number, number] => [Number(nanos / 1_000_000_00
 const withRules = (span: Tracer.Span): Tracer.Span => {
   if (!isOtelBacked(span)) return span
   let stack: unknown = undefined
+  const convention = conventionFor(span)
   const ruled: Tracer.Span = Object.create(span, {
     attribute: {
       value: (key: string, value: unknown) => {
         if (key === STACK_ATTRIBUTE) stack = value
-        else span.attribute(key, URL_ATTRIBUTES.has(key) && typeof value === "string" ? redactQuery(value) : value)
+        else if (convention === undefined || !convention(span, span.span, key, value)) {
+          span.attribute(key, URL_ATTRIBUTES.has(key) && typeof value === "string" ? redactQuery(value) : value)
+        }
       }
     },
     end: {

@@ -3,6 +3,7 @@ import { HttpMiddleware } from "@effect/platform"
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
 import { BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Config, Effect, Layer, Option } from "effect"
+import { serverSpanName } from "./span-conventions.js"
 import { withSpanRules } from "./span-rules.js"
 
 /**
@@ -29,9 +30,11 @@ export const TracingLive = Layer.unwrapEffect(
 /**
  * The tracer provider for a given span processor (tests pass an in-memory
  * one), with the span rules of ./span-rules.ts (no credentials in URLs, no
- * exceptions for expected client errors).
+ * exceptions for expected client errors, OpenTelemetry's HTTP and database
+ * conventions) and the request span's name before routing.
  */
 export const tracingWith = (processor: SpanProcessor, serviceName = "training-knowledge-service") =>
   Layer.unwrapEffect(Effect.map(Effect.tracer, (tracer) => Layer.setTracer(withSpanRules(tracer)))).pipe(
-    Layer.provideMerge(NodeSdk.layer(() => ({ resource: { serviceName, serviceVersion: "1.0.0" }, spanProcessor: processor })))
+    Layer.provideMerge(NodeSdk.layer(() => ({ resource: { serviceName, serviceVersion: "1.0.0" }, spanProcessor: processor }))),
+    Layer.merge(Layer.succeed(HttpMiddleware.SpanNameGenerator, serverSpanName))
   )

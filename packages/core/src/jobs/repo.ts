@@ -1,7 +1,9 @@
 import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option } from "effect"
 import { OrganizationId } from "@tks/domain/ids"
 import { newId } from "../shared/ids.js"
+import { traceparentOf } from "./trace-context.js"
 import { JobWake } from "./wake.js"
 
 /**
@@ -19,6 +21,8 @@ export interface ClaimedJob {
   readonly subjectId: string
   readonly attempt: number
   readonly maxAttempts: number
+  /** The W3C `traceparent` of the span that queued it, when tracing was on then. */
+  readonly traceparent?: string
 }
 
 /** What `fail` did: scheduled another attempt, failed for good, or nothing (the lease was no longer ours). */
@@ -31,6 +35,7 @@ interface JobRow {
   readonly subject_id: string
   readonly attempts: number
   readonly max_attempts: number
+  readonly traceparent: string | null
 }
 
 /**
@@ -57,10 +62,12 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("@tks/core/JobsRepo", {
       readonly subjectId: string
       readonly maxAttempts?: number
     }) =>
-      sql`
-        INSERT INTO jobs (id, org_id, kind, subject_id, max_attempts)
-        VALUES (${newId("job")}, ${input.orgId}, ${input.kind}, ${input.subjectId}, ${input.maxAttempts ?? 5})
-        ON CONFLICT (kind, org_id, subject_id) WHERE status IN ('PENDING', 'RUNNING') DO NOTHING`.pipe(
+      Effect.withFiberRuntime<ReadonlyArray<unknown>, SqlError>((fiber) =>
+        sql`
+        INSERT INTO jobs (id, org_id, kind, subject_id, max_attempts, traceparent)
+        VALUES (${newId("job")}, ${input.orgId}, ${input.kind}, ${input.subjectId}, ${input.maxAttempts ?? 5}, ${traceparentOf(fiber)})
+        ON CONFLICT (kind, org_id, subject_id) WHERE status IN ('PENDING', 'RUNNING') DO NOTHING`
+      ).pipe(
         // Inside a transaction the job is not visible yet; the workers look again shortly after (worker.ts).
         Effect.zipRight(wake.wake)
       )
@@ -78,13 +85,14 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("@tks/core/JobsRepo", {
     }) =>
       input.subjectIds.length === 0
         ? Effect.void
-        : sql`
-        INSERT INTO jobs (id, org_id, kind, subject_id, max_attempts)
-        SELECT 'job_' || replace(gen_random_uuid()::text, '-', ''), ${input.orgId}, ${input.kind}, subject.id, ${input.maxAttempts ?? 5}
+        : Effect.withFiberRuntime<ReadonlyArray<unknown>, SqlError>((fiber) =>
+          sql`
+        INSERT INTO jobs (id, org_id, kind, subject_id, max_attempts, traceparent)
+        SELECT 'job_' || replace(gen_random_uuid()::text, '-', ''), ${input.orgId}, ${input.kind}, subject.id,
+          ${input.maxAttempts ?? 5}, ${traceparentOf(fiber)}
         FROM unnest(${[...input.subjectIds]}::text[]) AS subject(id)
-        ON CONFLICT (kind, org_id, subject_id) WHERE status IN ('PENDING', 'RUNNING') DO NOTHING`.pipe(
-          Effect.zipRight(wake.wake)
-        )
+        ON CONFLICT (kind, org_id, subject_id) WHERE status IN ('PENDING', 'RUNNING') DO NOTHING`
+        ).pipe(Effect.zipRight(wake.wake))
 
     /**
      * Takes the oldest due job of `kinds`: PENDING whose `run_after` has come,
@@ -105,7 +113,7 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("@tks/core/JobsRepo", {
           LIMIT 1
           FOR UPDATE SKIP LOCKED
         )
-        RETURNING id, org_id, kind, subject_id, attempts, max_attempts`.pipe(
+        RETURNING id, org_id, kind, subject_id, attempts, max_attempts, traceparent`.pipe(
         Effect.map((rows) =>
           Option.fromNullable(rows[0]).pipe(Option.map((row): ClaimedJob => ({
             id: row.id,
@@ -113,7 +121,8 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("@tks/core/JobsRepo", {
             kind: row.kind,
             subjectId: row.subject_id,
             attempt: row.attempts,
-            maxAttempts: row.max_attempts
+            maxAttempts: row.max_attempts,
+            ...(row.traceparent === null ? {} : { traceparent: row.traceparent })
           })))
         )
       )

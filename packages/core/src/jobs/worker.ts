@@ -1,7 +1,9 @@
 import { SqlClient } from "@effect/sql"
-import { Cause, Clock, Data, Deferred, Duration, Effect, Exit, Layer, Option } from "effect"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Cause, Clock, Data, Deferred, Duration, Effect, Exit, FiberRef, Layer, Option } from "effect"
 import { defectReason, type JobHandler, retryDelayMs } from "./handler.js"
-import { type ClaimedJob, JobsRepo } from "./repo.js"
+import { type ClaimedJob, type FailOutcome, JobsRepo } from "./repo.js"
+import { linksTo } from "./trace-context.js"
 import { JobWake } from "./wake.js"
 
 export interface WorkerSettings {
@@ -18,6 +20,18 @@ export interface WorkerSettings {
 }
 
 class LeaseLost extends Data.TaggedError("LeaseLost") {}
+
+/** A failed attempt, as its span records it (status ERROR, the reason as message). */
+class AttemptFailed extends Data.TaggedError("AttemptFailed")<{ readonly message: string }> {}
+
+/**
+ * How a run ended, for its span: completed, failed (then retrying, failed
+ * for good, or "lost": the lease had been taken over), stopped when its
+ * lease was lost, or not recorded (the database refused the outcome).
+ */
+type RunOutcome =
+  | { readonly outcome: "completed" | "stopped" | "unrecorded" }
+  | { readonly outcome: FailOutcome; readonly reason: string }
 
 // After a wake, look again at these delays: an enqueue inside a transaction
 // wakes the workers before it commits, so the first look may not see the job.
@@ -37,6 +51,8 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
     const sql = yield* SqlClient.SqlClient
     const byKind = new Map(handlers.map((handler) => [handler.kind, handler]))
     const kinds = [...byKind.keys()]
+    // Read once: the loops run untraced (an idle poll every second would be a span flood), each job run traced when this is.
+    const tracing = yield* FiberRef.get(FiberRef.currentTracerEnabled)
 
     const heartbeat = (job: ClaimedJob, owner: string) =>
       Effect.sleep(Duration.millis(Math.max(50, Math.floor(settings.leaseMs / 3)))).pipe(
@@ -46,7 +62,7 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
         Effect.forever
       )
 
-    const finish = (handler: JobHandler<R>, job: ClaimedJob, owner: string, reason: string) =>
+    const finish = (handler: JobHandler<R>, job: ClaimedJob, owner: string, reason: string): Effect.Effect<RunOutcome, SqlError, R> =>
       Effect.gen(function*() {
         const retryInMs = retryDelayMs(job.attempt, settings.retryBaseMs)
         const outcome = yield* sql.withTransaction(
@@ -57,12 +73,41 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
         if (outcome === "retrying") yield* Effect.logWarning("job failed; will retry").pipe(Effect.annotateLogs({ reason, retryInMs }))
         if (outcome === "failed") yield* Effect.logError("job failed for good").pipe(Effect.annotateLogs({ reason }))
         if (outcome === "lost") yield* Effect.logWarning("job failed after its lease was taken over; outcome left to the new holder")
+        return { outcome, reason } satisfies RunOutcome
       })
 
-    const runOne = (job: ClaimedJob, owner: string) => {
+    /**
+     * The run's span, a root (the run is not part of the request that queued
+     * it, which may have answered long ago) linked to the span that queued
+     * the job. A failed attempt fails it; its SQL and the handler's spans are
+     * its children.
+     */
+    const inSpan = (job: ClaimedJob, run: Effect.Effect<RunOutcome, never, R>) =>
+      run.pipe(
+        Effect.tap((ended) => Effect.annotateCurrentSpan("tks.job.outcome", ended.outcome)),
+        Effect.flatMap((ended) => ("reason" in ended ? Effect.fail(new AttemptFailed({ message: ended.reason })) : Effect.void)),
+        Effect.withSpan(`job ${job.kind}`, {
+          kind: "consumer",
+          root: true,
+          links: linksTo(job.traceparent),
+          captureStackTrace: false,
+          attributes: {
+            "tks.job.kind": job.kind,
+            "tks.job.id": job.id,
+            "tks.job.subject_id": job.subjectId,
+            "tks.job.attempt": job.attempt,
+            "tks.job.max_attempts": job.maxAttempts,
+            "tks.organization_id": job.orgId
+          }
+        }),
+        Effect.catchTag("AttemptFailed", () => Effect.void),
+        Effect.withTracerEnabled(true)
+      )
+
+    const runOne = (job: ClaimedJob, owner: string): Effect.Effect<void, never, R> => {
       const handler = byKind.get(job.kind)
       if (handler === undefined) return Effect.void // not claimable: claims ask only for known kinds
-      return Effect.gen(function*() {
+      const run = Effect.gen(function*() {
         const started = yield* Clock.currentTimeMillis
         const elapsed = Effect.map(Clock.currentTimeMillis, (now) => ({ ms: now - started }))
         if (job.attempt > job.maxAttempts) {
@@ -76,18 +121,22 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
           yield* completed
             ? Effect.logInfo("job completed").pipe(Effect.annotateLogs(yield* elapsed))
             : Effect.logWarning("job finished after its lease was taken over; outcome left to the new holder")
-          return
+          return { outcome: completed ? "completed" : "stopped" } satisfies RunOutcome
         }
         const failure = Cause.failureOption(exit.cause)
         if (Option.isSome(failure) && failure.value._tag === "LeaseLost") {
-          return yield* Effect.logWarning("lease lost to another worker; stopped").pipe(Effect.annotateLogs(yield* elapsed))
+          yield* Effect.logWarning("lease lost to another worker; stopped").pipe(Effect.annotateLogs(yield* elapsed))
+          return { outcome: "stopped" } satisfies RunOutcome
         }
         const reason = Option.isSome(failure) && failure.value._tag === "JobFailure" ? failure.value.reason : defectReason(exit.cause)
-        yield* finish(handler, job, owner, reason).pipe(Effect.annotateLogs(yield* elapsed))
+        return yield* finish(handler, job, owner, reason).pipe(Effect.annotateLogs(yield* elapsed))
       }).pipe(
-        Effect.catchAll((error) => Effect.logError("job outcome not recorded; the lease will lapse", error)),
+        Effect.catchAll((error) =>
+          Effect.as(Effect.logError("job outcome not recorded; the lease will lapse", error), { outcome: "unrecorded" } as const)
+        ),
         Effect.annotateLogs({ jobId: job.id, kind: job.kind, attempt: job.attempt, owner, ...handler.annotations(job) })
       )
+      return tracing ? inSpan(job, run) : Effect.asVoid(run)
     }
 
     const claimNext = (owner: string) =>

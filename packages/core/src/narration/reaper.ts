@@ -1,4 +1,5 @@
 import { Duration, Effect, Layer, Schedule } from "effect"
+import { sweepSpan } from "../shared/sweep-span.js"
 import { NarrationRepo } from "./repo.js"
 import { NarrationSettings } from "./settings.js"
 
@@ -23,11 +24,10 @@ export const NarrationReaperLive = Layer.scopedDiscard(
   Effect.gen(function*() {
     const settings = yield* NarrationSettings
     const reapQuietly = reapDeadReservations(settings.reservationTimeout).pipe(
+      sweepSpan("NarrationReaper.reap", ({ characters, reaped }) =>
+        reaped > 0 ? { "tks.narration.reaped": reaped, "tks.narration.characters": characters } : undefined),
       Effect.catchAll((error) => Effect.logWarning("narration reservations not reaped; retrying", error))
     )
-    // Housekeeping: no spans, as for the rate-limit sweep.
-    yield* Effect.forkScoped(
-      Effect.repeat(reapQuietly, Schedule.spaced(settings.reaperInterval)).pipe(Effect.withTracerEnabled(false))
-    )
+    yield* Effect.forkScoped(Effect.repeat(reapQuietly, Schedule.spaced(settings.reaperInterval)))
   })
 ).pipe(Layer.provide(NarrationRepo.Default))

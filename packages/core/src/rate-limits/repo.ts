@@ -77,7 +77,10 @@ export class RateLimitRepo extends Effect.Service<RateLimitRepo>()("@tks/core/Ra
       )
 
     /** Forgets every counter whose longest window has ended. */
-    const deleteExpired = sql`DELETE FROM rate_limit_counters WHERE expires_at < now()`.pipe(Effect.asVoid)
+    /** How many counters it deleted. */
+    const deleteExpired = sql<{ deleted: number }>`
+      WITH deleted AS (DELETE FROM rate_limit_counters WHERE expires_at < now() RETURNING 1)
+      SELECT count(*)::int AS deleted FROM deleted`.pipe(Effect.map(([row]) => row?.deleted ?? 0))
 
     return { countIn, consume, deleteExpired } as const
   })

@@ -1,4 +1,5 @@
 import { Duration, Effect, Layer } from "effect"
+import { sweepSpan } from "../shared/sweep-span.js"
 import { RateLimitRepo } from "./repo.js"
 
 const SWEEP_EVERY = Duration.minutes(5)
@@ -6,6 +7,8 @@ const SWEEP_EVERY = Duration.minutes(5)
 /** Deletes the counters whose windows have all ended, in one statement. */
 export const sweepExpiredCounters = RateLimitRepo.pipe(
   Effect.flatMap((repo) => repo.deleteExpired),
+  sweepSpan("RateLimits.sweep", (deleted) => (deleted > 0 ? { "tks.rate_limit.counters_deleted": deleted } : undefined)),
+  Effect.asVoid,
   Effect.catchAll((error) => Effect.logWarning("rate-limit counters not swept", error))
 )
 
@@ -15,7 +18,5 @@ export const sweepExpiredCounters = RateLimitRepo.pipe(
  * idempotent, so several sweeping at once is harmless.
  */
 export const RateLimitSweepLive = Layer.scopedDiscard(
-  Effect.forkScoped(
-    Effect.forever(Effect.zipRight(Effect.sleep(SWEEP_EVERY), sweepExpiredCounters)).pipe(Effect.withTracerEnabled(false))
-  )
+  Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(SWEEP_EVERY), sweepExpiredCounters)))
 ).pipe(Layer.provide(RateLimitRepo.Default))

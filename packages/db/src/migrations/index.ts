@@ -16,6 +16,7 @@ import dataQualityIssues from "./0013_data_quality_issues.js"
 import thirdParties from "./0014_third_parties.js"
 import rateLimitCountersUnlogged from "./0015_rate_limit_counters_unlogged.js"
 import memberCounts from "./0016_member_counts.js"
+import jobTraceContext from "./0017_job_trace_context.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -34,5 +35,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0013_data_quality_issues": dataQualityIssues,
   "0014_third_parties": thirdParties,
   "0015_rate_limit_counters_unlogged": rateLimitCountersUnlogged,
-  "0016_member_counts": memberCounts
+  "0016_member_counts": memberCounts,
+  "0017_job_trace_context": jobTraceContext
 }
