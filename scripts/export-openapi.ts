@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs"
 import { Effect } from "effect"
 import { openApiDocument } from "@tks/api/openapi"
-import { PublicUrl } from "@tks/core/shared/links"
+import { PublicUrl } from "@tks/core/common/links"
 
 const out = process.argv[2] ?? "openapi.json"
 const publicUrl = Effect.runSync(PublicUrl)

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestDatabaseLive } from "@tks/db/test-database"
-import { compiledOnce } from "../src/shared/compiled-once.js"
+import { compiledOnce } from "../src/common/compiled-once.js"
 
 layer(TestDatabaseLive)("a statement compiled once", (it) => {
   it.effect("sends the text the composed statement would, with each call's value in its parameter", () =>

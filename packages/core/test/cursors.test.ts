@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Schema } from "effect"
-import { Cursors, makeCursors } from "@tks/core/shared/cursors"
+import { Cursors, makeCursors } from "@tks/core/common/cursors"
 
 const TestCursors = Layer.succeed(Cursors, Cursors.make(makeCursors("test-secret")))
 

@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import type { Page } from "../src/shared/pagination.js"
+import type { Page } from "../src/common/pagination.js"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import type { IssueListParams, IssueSummary } from "@tks/domain/issue"
 import { policies } from "@tks/domain/policies"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit } from "effect"
-import { Links } from "../src/shared/links.js"
+import { Links } from "../src/common/links.js"
 
 describe("web links", () => {
   const linksFrom = (env: ReadonlyArray<readonly [string, string]>) =>

@@ -8,7 +8,7 @@ import { inNameOrder } from "@tks/core/testing/listing-order"
 import { acme, acmePeople, other } from "@tks/core/testing/organizations"
 import { Members } from "../src/members/service.js"
 import { FixtureImporter } from "../src/org-import/importer.js"
-import { containsPattern } from "../src/shared/text-search.js"
+import { containsPattern } from "../src/common/text-search.js"
 import { importedOnce } from "./support/access.js"
 
 const TestLayer = Layer.mergeAll(FixtureImporter.Default, Members.Default).pipe(Layer.provideMerge(TestDatabaseLive))

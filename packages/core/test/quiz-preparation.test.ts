@@ -12,7 +12,7 @@ import { runJobWorkers } from "../src/jobs/worker.js"
 import { FixtureImporter } from "../src/org-import/importer.js"
 import { quizPreparationJob } from "../src/quizzes/job.js"
 import { QuizPreparation } from "../src/quizzes/preparation.js"
-import { newId } from "../src/shared/ids.js"
+import { newId } from "../src/common/ids.js"
 import { learning } from "../testing/learning.js"
 import { eventually, jobsOf, onlyJobOf } from "./support/jobs.js"
 

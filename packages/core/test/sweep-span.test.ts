@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Data, Effect, Exit } from "effect"
-import { sweepSpan } from "../src/shared/sweep-span.js"
+import { sweepSpan } from "../src/common/sweep-span.js"
 import { recordingTracer } from "./support/recording-tracer.js"
 
 class SweepFailed extends Data.TaggedError("SweepFailed")<{ readonly message: string }> {}

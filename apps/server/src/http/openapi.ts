@@ -2,7 +2,7 @@ import { HttpApiScalar, HttpLayerRouter, HttpServerResponse } from "@effect/plat
 import { Effect, Layer } from "effect"
 import { Authentication } from "@tks/api/authentication"
 import { apiServing, openApiDocument } from "@tks/api/openapi"
-import { PublicUrl } from "@tks/core/shared/links"
+import { PublicUrl } from "@tks/core/common/links"
 
 /**
  * GET /v1/openapi.json: the document as the wire is (servers = PUBLIC_URL).

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { DirectoryConnectionStatus, DirectoryOperation, DirectoryOutcome } from "@tks/domain/administration"
 import type { OrganizationId } from "@tks/domain/ids"
-import { newestFirst } from "../shared/keyset.js"
+import { newestFirst } from "../common/keyset.js"
 
 type NewestKey = readonly [string, string]
 

@@ -10,12 +10,12 @@ import type {
 import { verificationState } from "@tks/domain/org-chart"
 import type { PageParams } from "@tks/domain/page-params"
 import type { Access } from "@tks/domain/policy"
-import { newestFirst } from "../shared/keyset.js"
-import { Pagination } from "../shared/pagination.js"
-import { iso, isoOrNull } from "../shared/time.js"
+import { newestFirst } from "../common/keyset.js"
+import { Pagination } from "../common/pagination.js"
+import { iso, isoOrNull } from "../common/time.js"
 import { AdministrationRepo, type DirectoryConnectionRow } from "./repo.js"
 import { directoryTokenActive } from "./rules.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /** The default re-verification interval when no record exists yet. */
 const defaultIntervalDays = 90

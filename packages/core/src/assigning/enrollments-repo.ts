@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { newId } from "../shared/ids.js"
+import { newId } from "../common/ids.js"
 
 /** An enrollment just written: who, and its id. */
 export interface NewEnrollmentRow {

@@ -1,6 +1,6 @@
 import type { DayCount, DueBasis, DueState } from "@tks/domain/due-date"
 import type { Obligation, ObligationItemType, ObligationKind, ObligationStatus } from "@tks/domain/obligation"
-import { isoOrNull } from "../shared/time.js"
+import { isoOrNull } from "../common/time.js"
 
 /** An `obligations` row as the assigning acts read it. */
 export interface ObligationRow {

@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import type { AccessTokenId, OrganizationId, TeamId, UserId } from "@tks/domain/ids"
 import { type CountedColumns, RateLimitRepo } from "../rate-limits/repo.js"
 import type { RateLimitRule } from "../rate-limits/rules.js"
-import { compiledOnce } from "../shared/compiled-once.js"
+import { compiledOnce } from "../common/compiled-once.js"
 import type { MemberStatus, OrgRole, Scope, TeamRole } from "@tks/domain/roles"
 
 export interface TokenOwnerRow {

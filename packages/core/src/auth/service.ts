@@ -4,13 +4,13 @@ import { BadRequest, Forbidden, NotFound, Unauthorized } from "@tks/domain/error
 import { AccessTokenId, type OrganizationId, type UserId } from "@tks/domain/ids"
 import { isOrganizationAdmin, mayHoldScope } from "@tks/domain/permissions"
 import type { Scope } from "@tks/domain/roles"
-import { newId } from "../shared/ids.js"
+import { newId } from "../common/ids.js"
 import { countedOf } from "../rate-limits/repo.js"
 import { requestsPerToken, RequestsPerMinute } from "../rate-limits/rules.js"
 import { decided } from "../rate-limits/verdict.js"
 import { AuthRepo, type PersonRow, type TokenOwnerRow } from "./repo.js"
 import { generateTokenSecret, hashToken } from "./token-secret.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 const actorOf = (row: TokenOwnerRow): Actor => ({
   organizationId: row.org_id,

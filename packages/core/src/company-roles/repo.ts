@@ -4,8 +4,8 @@ import type { CurriculumEntry } from "@tks/domain/company-role"
 import type { EntityRef } from "@tks/domain/common"
 import type { CompanyRoleId, OrganizationId } from "@tks/domain/ids"
 import { lessonReadable, type Reader, topicVisible } from "../knowledge/access.js"
-import { byName } from "../shared/keyset.js"
-import { containsPattern } from "../shared/text-search.js"
+import { byName } from "../common/keyset.js"
+import { containsPattern } from "../common/text-search.js"
 import { direct } from "@tks/db/direct"
 
 export interface CompanyRoleRow {

@@ -5,11 +5,11 @@ import type { CompanyRoleId } from "@tks/domain/ids"
 import type { Access } from "@tks/domain/policy"
 import { HolderDuties } from "../duties/holder-duties.js"
 import { readerOf } from "../knowledge/access.js"
-import { byName } from "../shared/keyset.js"
-import { Pagination } from "../shared/pagination.js"
-import { iso } from "../shared/time.js"
+import { byName } from "../common/keyset.js"
+import { Pagination } from "../common/pagination.js"
+import { iso } from "../common/time.js"
 import { type CompanyRoleRow, CompanyRolesRepo } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 const roleView = (row: CompanyRoleRow): CompanyRole => ({
   id: row.id,

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { ContentStatus, ReviewKind, ReviewResourceType, ReviewStatus } from "@tks/domain/content-review"
 import type { OrganizationId, UserId } from "@tks/domain/ids"
 import type { Visibility } from "@tks/domain/roles"
-import { newestFirst } from "../shared/keyset.js"
+import { newestFirst } from "../common/keyset.js"
 
 export interface ReviewRow {
   readonly id: string

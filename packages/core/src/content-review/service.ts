@@ -16,12 +16,12 @@ import { type Access, requireOrganizationReach } from "@tks/domain/policy"
 import { requireKnownTeams } from "../intake/audience.js"
 import { IntakeRepo } from "../intake/repo.js"
 import { JobsRepo } from "../jobs/repo.js"
-import { newestFirst } from "../shared/keyset.js"
-import { Links } from "../shared/links.js"
-import { Pagination } from "../shared/pagination.js"
-import { iso, isoOrNull } from "../shared/time.js"
+import { newestFirst } from "../common/keyset.js"
+import { Links } from "../common/links.js"
+import { Pagination } from "../common/pagination.js"
+import { iso, isoOrNull } from "../common/time.js"
 import { ContentReviewRepo, type ReviewFilter, type ReviewRow } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 const notFound = () => new NotFound({ message: "No such content-review request" })
 

@@ -4,8 +4,8 @@ import type { ContentType, WorkStatus } from "@tks/domain/content"
 import { usagePreviewLimit } from "@tks/domain/content"
 import type { ContentId, OrganizationId } from "@tks/domain/ids"
 import { contentVisible, itemLive, lessonReadable, type Reader, topicVisible } from "../knowledge/access.js"
-import { newestFirst } from "../shared/keyset.js"
-import { titleHasEveryWord } from "../shared/text-search.js"
+import { newestFirst } from "../common/keyset.js"
+import { titleHasEveryWord } from "../common/text-search.js"
 import { direct } from "@tks/db/direct"
 
 export interface ContentRow {

@@ -14,12 +14,12 @@ import { NotFound } from "@tks/domain/errors"
 import type { ContentId } from "@tks/domain/ids"
 import type { Access } from "@tks/domain/policy"
 import { readerOf } from "../knowledge/access.js"
-import { newestFirst } from "../shared/keyset.js"
-import { Links } from "../shared/links.js"
-import { Pagination } from "../shared/pagination.js"
-import { iso } from "../shared/time.js"
+import { newestFirst } from "../common/keyset.js"
+import { Links } from "../common/links.js"
+import { Pagination } from "../common/pagination.js"
+import { iso } from "../common/time.js"
 import { type ContentPageRow, type ContentRow, ContentRepo } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /** A failure reason is shown only while its status says FAILED (a retried job may leave an old one behind). */
 const reasonOf = (status: WorkStatus, reason: string | null): string | null => (status === "FAILED" ? reason : null)

@@ -4,7 +4,7 @@ import { NotFound } from "@tks/domain/errors"
 import type { Access } from "@tks/domain/policy"
 import { readerOf } from "../knowledge/access.js"
 import { type EntityDutyEntryRow, EntityDutiesRepo } from "./entity-duties-repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /** The same message the entity's own read gives when it is out of reach (as if absent). */
 const absent: Record<EntityType, string> = {

@@ -4,7 +4,7 @@ import type { DutyHolderType, EntityType, RaciRole, TierQualifier } from "@tks/d
 import { entityTypeOrder } from "@tks/domain/duty"
 import type { OrganizationId } from "@tks/domain/ids"
 import { type Reader, spaceVisible } from "../knowledge/access.js"
-import type { Keyset } from "../shared/keyset.js"
+import type { Keyset } from "../common/keyset.js"
 import { direct } from "@tks/db/direct"
 
 /**

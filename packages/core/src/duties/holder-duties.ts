@@ -3,8 +3,8 @@ import type { DutyRow, EntityType } from "@tks/domain/duty"
 import type { PageParams } from "@tks/domain/page-params"
 import type { Access } from "@tks/domain/policy"
 import { readerOf } from "../knowledge/access.js"
-import { Links } from "../shared/links.js"
-import { Pagination } from "../shared/pagination.js"
+import { Links } from "../common/links.js"
+import { Pagination } from "../common/pagination.js"
 import { type DutyEntryRow, type DutyHolderRef, dutyOrder, HolderDutiesRepo } from "./holder-duties-repo.js"
 
 /**

@@ -17,14 +17,14 @@ import {
 import type { Access } from "@tks/domain/policy"
 import { JobsRepo } from "../jobs/repo.js"
 import { RateLimiter } from "../rate-limits/service.js"
-import { newId } from "../shared/ids.js"
-import { Links } from "../shared/links.js"
+import { newId } from "../common/ids.js"
+import { Links } from "../common/links.js"
 import { requireKnownTeams } from "./audience.js"
 import { IntakeRepo } from "./repo.js"
 import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
 import { consumeReviewSubmission, probeReviewSubmission } from "./review-limit.js"
 import { parseFetchAddress, provisionalTitle, storable } from "./url.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /** A document about to be created, whichever endpoint it came through. */
 interface DocumentDraft {

@@ -15,13 +15,13 @@ import {
 import type { Access } from "@tks/domain/policy"
 import { canRead } from "@tks/domain/visibility"
 import { JobsRepo } from "../jobs/repo.js"
-import { newId } from "../shared/ids.js"
-import { Links } from "../shared/links.js"
+import { newId } from "../common/ids.js"
+import { Links } from "../common/links.js"
 import { requireKnownTeams } from "./audience.js"
 import { IntakeRepo, type LibraryVideoRow } from "./repo.js"
 import { storable } from "./url.js"
 import { parseHostedVideo } from "@tks/domain/hosted-video"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /**
  * POST /v1/videos/videohost: no review lane. The link, the teams

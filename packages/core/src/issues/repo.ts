@@ -11,7 +11,7 @@ import type {
   ResolutionStrategy
 } from "@tks/domain/issue"
 import { contentVisible } from "../knowledge/access.js"
-import { newestFirst } from "../shared/keyset.js"
+import { newestFirst } from "../common/keyset.js"
 import { assignedTo, type IssueReader, issueReadable, targetVisible } from "./access.js"
 
 export interface IssueRow {

@@ -5,13 +5,13 @@ import type { IssueAssignee, IssueDetail, IssueListParams, IssueSummary } from "
 import { isOrganizationAdmin } from "@tks/domain/permissions"
 import type { Access } from "@tks/domain/policy"
 import { readerOf } from "../knowledge/access.js"
-import { newestFirst } from "../shared/keyset.js"
-import { Links } from "../shared/links.js"
-import { Pagination } from "../shared/pagination.js"
-import { iso } from "../shared/time.js"
+import { newestFirst } from "../common/keyset.js"
+import { Links } from "../common/links.js"
+import { Pagination } from "../common/pagination.js"
+import { iso } from "../common/time.js"
 import type { IssueReader } from "./access.js"
 import { type IssueDetailRow, type IssueFilter, type IssueRow, IssuesRepo } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 const notFound = () => new NotFound({ message: "No such issue" })
 

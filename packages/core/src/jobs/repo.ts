@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option } from "effect"
 import { OrganizationId } from "@tks/domain/ids"
-import { newId } from "../shared/ids.js"
+import { newId } from "../common/ids.js"
 import { traceparentOf } from "./trace-context.js"
 import { JobWake } from "./wake.js"
 

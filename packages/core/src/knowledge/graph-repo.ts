@@ -5,8 +5,8 @@ import type { CategorySlug, ItemKind } from "@tks/domain/knowledge"
 import type { TopicRelation } from "@tks/domain/knowledge-graph"
 import type { OrganizationId } from "@tks/domain/ids"
 import type { Visibility } from "@tks/domain/roles"
-import { byName } from "../shared/keyset.js"
-import { containsPattern } from "../shared/text-search.js"
+import { byName } from "../common/keyset.js"
+import { containsPattern } from "../common/text-search.js"
 import { type Reader, spaceVisible, topicVisible } from "./access.js"
 
 /**

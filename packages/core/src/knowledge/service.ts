@@ -16,13 +16,13 @@ import {
   type TopicListParams
 } from "@tks/domain/knowledge-graph"
 import type { Access } from "@tks/domain/policy"
-import { byName } from "../shared/keyset.js"
-import { Links } from "../shared/links.js"
-import { Pagination } from "../shared/pagination.js"
+import { byName } from "../common/keyset.js"
+import { Links } from "../common/links.js"
+import { Pagination } from "../common/pagination.js"
 import { readerOf } from "./access.js"
 import { type CategoryRow, type ItemNodeRow, KnowledgeGraphRepo, type SpaceRow, type TopicRow } from "./graph-repo.js"
 import { type EvidenceRow, KnowledgeItemRepo } from "./item-repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /**
  * The knowledge graph reads (HTTP, and the list_categories, list_spaces,

@@ -9,13 +9,13 @@ import { readerOf } from "../knowledge/access.js"
 import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
 import { SpecRules } from "../rate-limits/rules.js"
 import { RateLimiter } from "../rate-limits/service.js"
-import type { Keyset } from "../shared/keyset.js"
-import { Links } from "../shared/links.js"
-import { type CountedPage, Pagination } from "../shared/pagination.js"
+import type { Keyset } from "../common/keyset.js"
+import { Links } from "../common/links.js"
+import { type CountedPage, Pagination } from "../common/pagination.js"
 import { type Candidate, queueCandidates } from "./candidates.js"
 import { factRows, roleNameOf } from "./fact-rows.js"
 import { type QueueFactRow, LearningQueueRepo } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /** An entry of the page: ranked, with all it shows. */
 interface PageEntry extends RankedCandidate<Candidate> {

@@ -4,7 +4,7 @@ import type { EnrollmentStatus } from "@tks/domain/training"
 import type { OrganizationId, UserId } from "@tks/domain/ids"
 import type { QuestionResult, QuizDifficulty, QuizStatus, StoredQuestion } from "@tks/domain/quiz"
 import { lessonReadable, type Reader } from "../knowledge/access.js"
-import { newId } from "../shared/ids.js"
+import { newId } from "../common/ids.js"
 
 /** A lesson as starting it sees it, with the caller's enrollment in progress if they have one. */
 export interface LessonToStart {

@@ -7,11 +7,11 @@ import { answersProblem, type QuizResult, scoreQuiz } from "@tks/domain/quiz"
 import type { Access } from "@tks/domain/policy"
 import { readerOf } from "../knowledge/access.js"
 import { QuizPreparation } from "../quizzes/preparation.js"
-import { Links } from "../shared/links.js"
-import { iso, isoOrNull } from "../shared/time.js"
+import { Links } from "../common/links.js"
+import { iso, isoOrNull } from "../common/time.js"
 import { CompletionRepo } from "./completion-repo.js"
 import { type EnrollmentRow, LearningRepo } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /**
  * The learner's acts (`/v1/me/...`, policies.learner): start a lesson, read

@@ -6,8 +6,8 @@ import type { LessonStatus } from "@tks/domain/lesson"
 import type { CompletionMode } from "@tks/domain/retraining-policy"
 import type { Visibility } from "@tks/domain/roles"
 import { contentVisible, lessonReadable, type Reader } from "../knowledge/access.js"
-import { newestFirst } from "../shared/keyset.js"
-import { titleHasEveryWord } from "../shared/text-search.js"
+import { newestFirst } from "../common/keyset.js"
+import { titleHasEveryWord } from "../common/text-search.js"
 
 export interface LessonRow {
   readonly id: string

@@ -6,12 +6,12 @@ import type { Lesson, LessonDetail, LessonListParams } from "@tks/domain/lesson"
 import type { Access } from "@tks/domain/policy"
 import { retrainingPolicyOf } from "@tks/domain/retraining-policy"
 import { readerOf } from "../knowledge/access.js"
-import { newestFirst } from "../shared/keyset.js"
-import { Links } from "../shared/links.js"
-import { Pagination } from "../shared/pagination.js"
-import { iso } from "../shared/time.js"
+import { newestFirst } from "../common/keyset.js"
+import { Links } from "../common/links.js"
+import { Pagination } from "../common/pagination.js"
+import { iso } from "../common/time.js"
 import { type LessonPageRow, type LessonRow, LessonsRepo } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /**
  * Lesson reads: every member may call; what they see are the lessons their

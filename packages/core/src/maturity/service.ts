@@ -14,7 +14,7 @@ import {
 import type { Access } from "@tks/domain/policy"
 import { readerOf } from "../knowledge/access.js"
 import { MaturityRepo } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 const dayMs = 86_400_000
 

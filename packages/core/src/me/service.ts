@@ -3,7 +3,7 @@ import { Unauthorized } from "@tks/domain/errors"
 import type { Me as MeView } from "@tks/domain/me"
 import type { Access } from "@tks/domain/policy"
 import { MeRepo } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /** GET /v1/me: who the token belongs to and what it was granted. */
 export class Me extends Effect.Service<Me>()("@tks/core/Me", {

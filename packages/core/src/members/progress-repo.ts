@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { UserId } from "@tks/domain/ids"
 import type { MemberStatus } from "@tks/domain/roles"
-import { byLogin } from "../shared/keyset.js"
+import { byLogin } from "../common/keyset.js"
 import { heldCompanyRoles, peopleWhere, type PeopleFilter } from "./repo.js"
 
 export interface MemberProgressRow {

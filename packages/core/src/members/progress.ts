@@ -2,12 +2,12 @@ import { Effect } from "effect"
 import { unknownTeamId } from "@tks/domain/errors"
 import type { Access } from "@tks/domain/policy"
 import type { MemberProgress, MemberProgressParams } from "@tks/domain/training"
-import { byLogin } from "../shared/keyset.js"
-import { Pagination } from "../shared/pagination.js"
-import { isoOrNull } from "../shared/time.js"
+import { byLogin } from "../common/keyset.js"
+import { Pagination } from "../common/pagination.js"
+import { isoOrNull } from "../common/time.js"
 import { type MemberProgressRow, MemberProgressRepo } from "./progress-repo.js"
 import { MembersRepo, type PeopleFilter } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 const progressView = (row: MemberProgressRow): MemberProgress => ({
   id: row.id,

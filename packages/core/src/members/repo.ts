@@ -4,8 +4,8 @@ import { Effect } from "effect"
 import type { OrganizationId, TeamId, UserId } from "@tks/domain/ids"
 import type { MemberStatusFilter } from "@tks/domain/member"
 import type { MemberStatus, OrgRole, TeamRole } from "@tks/domain/roles"
-import { byName, newestFirst } from "../shared/keyset.js"
-import { containsPattern } from "../shared/text-search.js"
+import { byName, newestFirst } from "../common/keyset.js"
+import { containsPattern } from "../common/text-search.js"
 import { direct } from "@tks/db/direct"
 
 /** The manager columns every member-like row carries (see `managerOf`). */

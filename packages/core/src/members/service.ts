@@ -4,11 +4,11 @@ import type { UserId } from "@tks/domain/ids"
 import type { MemberListParams, ReportingLineParams } from "@tks/domain/member"
 import type { PageParams } from "@tks/domain/page-params"
 import { type Access, requireOrganizationReach } from "@tks/domain/policy"
-import { byName, newestFirst } from "../shared/keyset.js"
-import { Pagination } from "../shared/pagination.js"
+import { byName, newestFirst } from "../common/keyset.js"
+import { Pagination } from "../common/pagination.js"
 import { MembersRepo, type PeopleFilter } from "./repo.js"
 import { invitationView, memberView, reportingLineView } from "./views.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /**
  * Members (the user.read permission): a caller reaching the organization reads

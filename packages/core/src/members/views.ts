@@ -1,5 +1,5 @@
 import type { Invitation, ManagerRef, Member, ReportingLine } from "@tks/domain/member"
-import { iso, isoOrNull } from "../shared/time.js"
+import { iso, isoOrNull } from "../common/time.js"
 import type { InvitationRow, ManagerColumns, MemberRow, ReportingLineRow } from "./repo.js"
 
 /**

@@ -1,5 +1,5 @@
 import { Duration, Effect, Layer, Schedule } from "effect"
-import { sweepSpan } from "../shared/sweep-span.js"
+import { sweepSpan } from "../common/sweep-span.js"
 import { NarrationRepo } from "./repo.js"
 import { NarrationSettings } from "./settings.js"
 

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { narrationMonthlyAllowance } from "@tks/domain/narration"
-import { newId } from "../shared/ids.js"
+import { newId } from "../common/ids.js"
 
 /** How a reserved narration ended: kept against the allowance, or given back. */
 export type KeptOutcome = "COMPLETED" | "TIMINGS_UNREADABLE"

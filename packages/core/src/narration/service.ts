@@ -24,7 +24,7 @@ import { SpecRules } from "../rate-limits/rules.js"
 import { RateLimiter } from "../rate-limits/service.js"
 import { NarrationRepo, type Reservation } from "./repo.js"
 import { NarrationSettings } from "./settings.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 type Reserved = Extract<Reservation, { _tag: "Reserved" }>
 

@@ -1,4 +1,4 @@
-import { newId } from "../shared/ids.js"
+import { newId } from "../common/ids.js"
 import type { PlanContext, Row } from "./plan-types.js"
 import type { FixtureItem } from "./schema.js"
 

@@ -1,4 +1,4 @@
-import { newId } from "../shared/ids.js"
+import { newId } from "../common/ids.js"
 import { daysAfter, type PlanContext, type Row } from "./plan-types.js"
 import { fixtureGenerator, resultsFor, storedQuestions, summaryOf } from "./plan-questions.js"
 import { earliest, FirstOf, latest, notBefore } from "./plan-training-rules.js"

@@ -1,5 +1,5 @@
 import { isClosedIssueStatus, type IssueTargetType } from "@tks/domain/issue"
-import { newId } from "../shared/ids.js"
+import { newId } from "../common/ids.js"
 import type { PlanContext, Row } from "./plan-types.js"
 import type { FixtureIssueTarget } from "./schema-issues.js"
 

@@ -1,6 +1,6 @@
 import { planDifficulties, popQuizPrompt, popQuizTitle } from "@tks/domain/pop-quiz-send"
 import { canRead, type Reader } from "@tks/domain/visibility"
-import { newId } from "../shared/ids.js"
+import { newId } from "../common/ids.js"
 import { fixedQuestions, fixtureGenerator, storedQuestions } from "./plan-questions.js"
 import { earliest, latest, notBefore } from "./plan-training-rules.js"
 import type { PlanContext, Row } from "./plan-types.js"

@@ -6,9 +6,9 @@ import type { Access } from "@tks/domain/policy"
 import { type PopQuizAttempt, PopQuizLearnerCode, type PopQuizOutcome } from "@tks/domain/pop-quiz-learner"
 import { answersProblem, scoreQuiz } from "@tks/domain/quiz"
 import { JobsRepo } from "../jobs/repo.js"
-import { iso } from "../shared/time.js"
+import { iso } from "../common/time.js"
 import { PopQuizRecipientsRepo } from "./recipients-repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 const noSuchPopQuiz = () => new NotFound({ message: "No such pop quiz" })
 

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { OrganizationId, PopQuizId, UserId } from "@tks/domain/ids"
 import type { PopQuizRecipientStatus } from "@tks/domain/pop-quiz"
-import { newestFirst } from "../shared/keyset.js"
+import { newestFirst } from "../common/keyset.js"
 
 export interface PopQuizRow {
   readonly id: string

@@ -12,9 +12,9 @@ import { JobsRepo } from "../jobs/repo.js"
 import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
 import { SpecRules } from "../rate-limits/rules.js"
 import { RateLimiter } from "../rate-limits/service.js"
-import { newId } from "../shared/ids.js"
-import { Links } from "../shared/links.js"
-import { iso } from "../shared/time.js"
+import { newId } from "../common/ids.js"
+import { Links } from "../common/links.js"
+import { iso } from "../common/time.js"
 import { generateQuestions } from "./generate.js"
 import { PopQuizMaterial } from "./material.js"
 import { PopQuizSendRepo } from "./send-repo.js"
@@ -26,7 +26,7 @@ import {
   nobodyToQuiz,
   unknownContent
 } from "./send-refusals.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /** 30 calls a minute and 300 an hour per access token, like each assigning route. */
 const limit = SpecRules.assigning("pop-quizzes")

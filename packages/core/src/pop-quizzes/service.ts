@@ -3,12 +3,12 @@ import { NotFound } from "@tks/domain/errors"
 import type { PopQuizId } from "@tks/domain/ids"
 import type { Access } from "@tks/domain/policy"
 import type { MyPopQuiz, PopQuiz, PopQuizDetail, PopQuizListParams } from "@tks/domain/pop-quiz"
-import { newestFirst } from "../shared/keyset.js"
-import { Links } from "../shared/links.js"
-import { Pagination } from "../shared/pagination.js"
-import { iso, isoOrNull } from "../shared/time.js"
+import { newestFirst } from "../common/keyset.js"
+import { Links } from "../common/links.js"
+import { Pagination } from "../common/pagination.js"
+import { iso, isoOrNull } from "../common/time.js"
 import { type MyPopQuizRow, type PopQuizPageRow, PopQuizzesRepo } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /**
  * Pop quiz reads: the organization's list (organization-wide pop-quiz

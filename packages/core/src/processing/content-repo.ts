@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { Visibility } from "@tks/domain/roles"
-import { newId } from "../shared/ids.js"
+import { newId } from "../common/ids.js"
 import type { Chapter } from "./chapters.js"
 
 export interface ContentKey {

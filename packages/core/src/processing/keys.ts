@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto"
 import type { Visibility } from "@tks/domain/roles"
-import { slugOf } from "../shared/slug.js"
+import { slugOf } from "../common/slug.js"
 
 /**
  * The natural keys that make extraction idempotent: the same name always

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { ItemKind } from "@tks/domain/knowledge"
 import type { Visibility } from "@tks/domain/roles"
-import { newId } from "../shared/ids.js"
+import { newId } from "../common/ids.js"
 
 export interface SpaceToFind {
   readonly orgId: string

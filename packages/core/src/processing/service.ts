@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { ContentId, OrganizationId } from "@tks/domain/ids"
 import { JobsRepo } from "../jobs/repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /**
  * Asks for a content record to be processed. Call `enqueue` inside the

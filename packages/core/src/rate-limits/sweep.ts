@@ -1,5 +1,5 @@
 import { Duration, Effect, Layer } from "effect"
-import { sweepSpan } from "../shared/sweep-span.js"
+import { sweepSpan } from "../common/sweep-span.js"
 import { RateLimitRepo } from "./repo.js"
 
 const SWEEP_EVERY = Duration.minutes(5)

@@ -2,9 +2,9 @@ import { Effect } from "effect"
 import type { Access } from "@tks/domain/policy"
 import { renderSnippet, type SearchParams, type SearchResult, searchDefaultLimit } from "@tks/domain/search"
 import { readerOf } from "../knowledge/access.js"
-import { Links } from "../shared/links.js"
+import { Links } from "../common/links.js"
 import { type HitRow, SearchRepo } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /**
  * GET /v1/search: one ranked page of topics and

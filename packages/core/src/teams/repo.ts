@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { OrganizationId, UserId } from "@tks/domain/ids"
-import { byName } from "../shared/keyset.js"
+import { byName } from "../common/keyset.js"
 
 export interface TeamRow {
   readonly id: string

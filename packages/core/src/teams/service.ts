@@ -2,10 +2,10 @@ import { Effect } from "effect"
 import type { Team } from "@tks/domain/team"
 import type { PageParams } from "@tks/domain/page-params"
 import type { Access } from "@tks/domain/policy"
-import { byName } from "../shared/keyset.js"
-import { Pagination } from "../shared/pagination.js"
+import { byName } from "../common/keyset.js"
+import { Pagination } from "../common/pagination.js"
 import { TeamsRepo } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /** GET /v1/teams: every team for a caller reaching the organization, otherwise the teams they are on. */
 export class Teams extends Effect.Service<Teams>()("@tks/core/Teams", {

@@ -4,10 +4,10 @@ import type { ThirdPartyId } from "@tks/domain/ids"
 import type { Access } from "@tks/domain/policy"
 import type { ThirdParty, ThirdPartyDetail, ThirdPartyDutiesParams } from "@tks/domain/third-party"
 import { HolderDuties } from "../duties/holder-duties.js"
-import { Links } from "../shared/links.js"
-import { iso } from "../shared/time.js"
+import { Links } from "../common/links.js"
+import { iso } from "../common/time.js"
 import { ThirdPartiesRepo, type ThirdPartyRow } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /**
  * Third parties and the duties they hold (also the

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { EnrollmentId, OrganizationId, UserId } from "@tks/domain/ids"
 import type { QuestionResult } from "@tks/domain/quiz"
 import type { ObligationItemType } from "@tks/domain/training"
-import { newestFirstBy } from "../shared/keyset.js"
+import { newestFirstBy } from "../common/keyset.js"
 import { direct } from "@tks/db/direct"
 
 export interface ObligationRow {

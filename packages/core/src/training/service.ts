@@ -5,11 +5,11 @@ import type { PageParams } from "@tks/domain/page-params"
 import type { Access } from "@tks/domain/policy"
 import type { QuizResult } from "@tks/domain/quiz"
 import type { Enrollment, OwnObligation, PersonProgress } from "@tks/domain/training"
-import { Links } from "../shared/links.js"
-import { Pagination } from "../shared/pagination.js"
-import { iso, isoOrNull } from "../shared/time.js"
+import { Links } from "../common/links.js"
+import { Pagination } from "../common/pagination.js"
+import { iso, isoOrNull } from "../common/time.js"
 import { type EnrollmentRow, newestAttemptFirst, type ObligationRow, type QuizAttemptRow, TrainingRepo } from "./repo.js"
-import { traced } from "../shared/traced.js"
+import { traced } from "../common/traced.js"
 
 /**
  * A person's training as they or an organization admin

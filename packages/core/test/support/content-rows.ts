@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { ContentId, type OrganizationId } from "@tks/domain/ids"
 import type { Visibility } from "@tks/domain/roles"
-import { newId } from "../../src/shared/ids.js"
+import { newId } from "../../src/common/ids.js"
 
 /** A content record as intake would leave it (the intake endpoints belong to another part). */
 export const insertContent = (input: {

@@ -1,4 +1,4 @@
-import { containsPattern } from "@tks/core/shared/text-search"
+import { containsPattern } from "@tks/core/common/text-search"
 import { sql } from "../sql.js"
 import { afterName } from "./members.js"
 

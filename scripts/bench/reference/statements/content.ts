@@ -1,4 +1,4 @@
-import { containsPattern } from "@tks/core/shared/text-search"
+import { containsPattern } from "@tks/core/common/text-search"
 import { type Fragment, ident, join, sql } from "../sql.js"
 import { contentVisible, type Reader } from "./access.js"
 

@@ -1,4 +1,4 @@
-import { containsPattern } from "@tks/core/shared/text-search"
+import { containsPattern } from "@tks/core/common/text-search"
 import { type Fragment, ident, sql } from "../sql.js"
 
 // Mirrors packages/core/src/members/repo.ts (members list and its count) and
