@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Cause, Clock, Data, Deferred, Duration, Effect, Exit, Layer, Option } from "effect"
+import { countJobRun } from "../operations/counters.js"
 import { defectReason, type JobHandler, retryDelayMs } from "./handler.js"
 import { type ClaimedJob, JobsRepo } from "./repo.js"
 import { JobWake } from "./wake.js"
@@ -57,6 +58,7 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
         if (outcome === "retrying") yield* Effect.logWarning("job failed; will retry").pipe(Effect.annotateLogs({ reason, retryInMs }))
         if (outcome === "failed") yield* Effect.logError("job failed for good").pipe(Effect.annotateLogs({ reason }))
         if (outcome === "lost") yield* Effect.logWarning("job failed after its lease was taken over; outcome left to the new holder")
+        return outcome
       })
 
     const runOne = (job: ClaimedJob, owner: string) => {
@@ -76,16 +78,17 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
           yield* completed
             ? Effect.logInfo("job completed").pipe(Effect.annotateLogs(yield* elapsed))
             : Effect.logWarning("job finished after its lease was taken over; outcome left to the new holder")
-          return
+          return completed ? "completed" : "lost"
         }
         const failure = Cause.failureOption(exit.cause)
         if (Option.isSome(failure) && failure.value._tag === "LeaseLost") {
-          return yield* Effect.logWarning("lease lost to another worker; stopped").pipe(Effect.annotateLogs(yield* elapsed))
+          return yield* Effect.logWarning("lease lost to another worker; stopped").pipe(Effect.annotateLogs(yield* elapsed), Effect.as("lost" as const))
         }
         const reason = Option.isSome(failure) && failure.value._tag === "JobFailure" ? failure.value.reason : defectReason(exit.cause)
-        yield* finish(handler, job, owner, reason).pipe(Effect.annotateLogs(yield* elapsed))
+        return yield* finish(handler, job, owner, reason).pipe(Effect.annotateLogs(yield* elapsed))
       }).pipe(
-        Effect.catchAll((error) => Effect.logError("job outcome not recorded; the lease will lapse", error)),
+        Effect.catchAll((error) => Effect.as(Effect.logError("job outcome not recorded; the lease will lapse", error), "unrecorded" as const)),
+        Effect.flatMap((outcome) => countJobRun(job.kind, outcome)),
         Effect.annotateLogs({ jobId: job.id, kind: job.kind, attempt: job.attempt, owner, ...handler.annotations(job) })
       )
     }
