@@ -1,32 +1,9 @@
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { TracingLive } from "../src/observability/tracing.js"
 import { withCallerMatrix } from "./support/callers.js"
+import { collector } from "./support/otlp-collector.js"
 import { raw, TestServerLive } from "./support/server.js"
-
-/** A stand-in OTLP/HTTP collector on loopback that keeps what it is sent. */
-const collector = Effect.acquireRelease(
-  Effect.async<{ readonly url: string; readonly bodies: Array<{ path: string; body: string }>; readonly close: () => void }>((resume) => {
-    const bodies: Array<{ path: string; body: string }> = []
-    const server = createServer((request, response) => {
-      let body = ""
-      request.on("data", (chunk) => (body += chunk))
-      request.on("end", () => {
-        bodies.push({ path: request.url ?? "", body })
-        response.writeHead(200, { "content-type": "application/json" }).end("{}")
-      })
-    })
-    server.listen(0, "127.0.0.1", () =>
-      resume(Effect.succeed({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        bodies,
-        close: () => server.close()
-      })))
-  }),
-  (collector) => Effect.sync(() => collector.close())
-)
 
 describe("tracing over OTLP", () => {
   it.live("with OTEL_EXPORTER_OTLP_ENDPOINT set, a request's spans reach the collector when the service stops", () =>
