@@ -126,6 +126,14 @@ layer(MeasuredServerLive, { excludeTestServices: true })("/metrics in the Promet
       expect(posted.headers.get("allow")).toBe("GET, HEAD")
     }))
 
+  it.effect("of the Effect metrics only the service's own are exported, not the Effect runtime's fiber counts", () =>
+    Effect.gen(function*() {
+      expect((yield* raw("GET", "/health")).status).toBe(200)
+      const { samples } = yield* scraped
+      expect(samples.filter((sample) => sample.name.startsWith("effect_"))).toEqual([])
+      expect(samplesOf(samples, DURATION_COUNT, { http_route: "/health" }).length).toBeGreaterThan(0)
+    }))
+
   it.effect("each request is timed by method, route template and status; a path no route has is timed without a route", () =>
     Effect.gen(function*() {
       const { result, token } = yield* narratorsOnce

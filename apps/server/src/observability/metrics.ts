@@ -4,7 +4,7 @@ import type { Meter } from "@opentelemetry/api"
 import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http"
 import { PrometheusExporter } from "@opentelemetry/exporter-prometheus"
 import { resourceFromAttributes } from "@opentelemetry/resources"
-import { MeterProvider, type MetricReader, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics"
+import { MeterProvider, type MetricProducer, type MetricReader, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics"
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions"
 import { Config, Context, Duration, Effect, Layer, Option } from "effect"
 import { HostConfig, integer, portSetting, setting } from "../config.js"
@@ -76,6 +76,25 @@ const serveScrapes = (exporter: PrometheusExporter, host: string, port: number) 
 export type MetricsSettings = Config.Config.Success<typeof MetricsConfig>
 
 /**
+ * The service's own Effect metrics (named `tks.…`, counted in core) of a
+ * producer that reads every Effect metric: Effect also keeps its runtime's
+ * fiber counts, which say nothing an operator of this service acts on.
+ */
+const ownMetrics = (producer: MetricProducer): MetricProducer => ({
+  collect: (options) =>
+    producer.collect(options).then((result) => ({
+      ...result,
+      resourceMetrics: {
+        ...result.resourceMetrics,
+        scopeMetrics: result.resourceMetrics.scopeMetrics.map((scope) => ({
+          ...scope,
+          metrics: scope.metrics.filter((metric) => metric.descriptor.name.startsWith("tks."))
+        }))
+      }
+    }))
+})
+
+/**
  * The metrics of this process, per `settings`; off (no provider, nothing
  * recorded) when neither switch is set. The core's Effect counters (job
  * runs, rate-limit refusals) are read with the instruments made on the
@@ -88,7 +107,7 @@ export const metricsWith = (settings: MetricsSettings) =>
     Effect.gen(function*() {
       if (Option.isNone(settings.port) && Option.isNone(settings.otlpEndpoint)) return { meter: Option.none() }
       const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName, [ATTR_SERVICE_VERSION]: "1.0.0" })
-      const effectCounters = yield* Effect.provideService(EffectMetrics.makeProducer, Resource.Resource, resource)
+      const effectCounters = ownMetrics(yield* Effect.provideService(EffectMetrics.makeProducer, Resource.Resource, resource))
       const readers: Array<MetricReader> = []
       const prometheus = Option.map(settings.port, (port) => ({
         port,
