@@ -12,6 +12,8 @@ import { accessLog } from "./http/access-log.js"
 import { createHttpServer, requestsInFlight } from "./http/node-server.js"
 import { HttpRoutes } from "./http/routes.js"
 import { LoggingLive } from "./observability/logging.js"
+import { MetricsLive } from "./observability/metrics.js"
+import { DatabaseMetricsLive } from "./observability/metrics-database.js"
 import { TracingLive } from "./observability/tracing.js"
 import { banner } from "./startup/banner.js"
 import { DemoSeedLive, DemoTokens } from "./startup/demo.js"
@@ -31,11 +33,13 @@ const main = Effect.gen(function*() {
   const Database = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
   // The workers extract knowledge through the adapters below (KnowledgeExtractor).
   const Workers = workers.enabled ? workersLayer(workers) : Layer.empty
-  const Services = Layer.mergeAll(DemoSeedLive(config.seedDemo), EmbeddedMaintenanceLive, Workers).pipe(
+  const Services = Layer.mergeAll(DemoSeedLive(config.seedDemo), EmbeddedMaintenanceLive, Workers, DatabaseMetricsLive).pipe(
     Layer.provide(NodeContext.layer),
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
     Layer.provideMerge(AdaptersLive),
-    Layer.provideMerge(Database)
+    Layer.provideMerge(Database),
+    // First up, last down: the edge measures with it, and its last OTLP export follows everything else.
+    Layer.provideMerge(MetricsLive)
   )
   // The listener opens only once every service is built: a request that
   // arrived before the router was attached would hang, not wait.

@@ -9,6 +9,8 @@ import { MailSenderLive } from "@tks/adapters/mail/live"
 import { QuestionGeneratorLive } from "@tks/adapters/questions/live"
 import { SmsSenderLive } from "@tks/adapters/sms/live"
 import { LoggingLive } from "./observability/logging.js"
+import { MetricsLive } from "./observability/metrics.js"
+import { DatabaseMetricsLive } from "./observability/metrics-database.js"
 import { TracingLive } from "./observability/tracing.js"
 import { reportStartupFailure } from "./startup/failure.js"
 import { WorkerConfig, workersLayer } from "./workers.js"
@@ -23,9 +25,10 @@ const main = Effect.gen(function*() {
   const config = yield* WorkerConfig
   yield* DatabaseConfig
   const Database = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
-  const Workers = Layer.merge(workersLayer(config), EmbeddedMaintenanceLive).pipe(
+  const Workers = Layer.mergeAll(workersLayer(config), EmbeddedMaintenanceLive, DatabaseMetricsLive).pipe(
     Layer.provide(Layer.mergeAll(KnowledgeExtractorLive, QuestionGeneratorLive, MailSenderLive, SmsSenderLive)),
-    Layer.provide(Database)
+    Layer.provide(Database),
+    Layer.provide(MetricsLive)
   )
   yield* Effect.logInfo("worker process started").pipe(Effect.annotateLogs({ owner: config.owner }))
   return yield* Layer.launch(Workers)

@@ -7,15 +7,9 @@ import { contentProcessingJob } from "@tks/core/processing/job"
 import { popQuizPreparationJob } from "@tks/core/pop-quizzes/preparation"
 import { ContentProcessor } from "@tks/core/processing/processor"
 import { quizPreparationJob } from "@tks/core/quizzes/job"
-import { setting } from "./config.js"
+import { integer, setting } from "./config.js"
 
 const flags: Record<string, boolean> = { true: true, yes: true, on: true, "1": true, false: false, no: false, off: false, "0": false }
-
-const integer = (min: number) => (text: string) => {
-  const trimmed = text.trim()
-  const value = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN
-  return Number.isSafeInteger(value) && value >= min ? value : undefined
-}
 
 export interface WorkerConfig extends WorkerSettings {
   /** WORKERS: whether the server process runs workers (a standalone worker always does). */

@@ -1,5 +1,3 @@
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Layer, Logger, LogLevel } from "effect"
 import { SqlClient } from "@effect/sql"
@@ -8,31 +6,10 @@ import { ContentProcessing } from "@tks/core/processing/service"
 import { ContentId, OrganizationId } from "@tks/domain/ids"
 import { TracingLive } from "../src/observability/tracing.js"
 import { withCallerMatrix } from "./support/callers.js"
+import { collector } from "./support/otlp-collector.js"
 import { startServerProcess, stop } from "./support/server-process.js"
 import { raw, TestServerLive } from "./support/server.js"
 import { SharedDatabaseLive, SharedDatabaseUrl } from "./support/shared-database.js"
-
-/** A stand-in OTLP/HTTP collector on loopback that keeps what it is sent. */
-const collector = Effect.acquireRelease(
-  Effect.async<{ readonly url: string; readonly bodies: Array<{ path: string; body: string }>; readonly close: () => void }>((resume) => {
-    const bodies: Array<{ path: string; body: string }> = []
-    const server = createServer((request, response) => {
-      let body = ""
-      request.on("data", (chunk) => (body += chunk))
-      request.on("end", () => {
-        bodies.push({ path: request.url ?? "", body })
-        response.writeHead(200, { "content-type": "application/json" }).end("{}")
-      })
-    })
-    server.listen(0, "127.0.0.1", () =>
-      resume(Effect.succeed({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        bodies,
-        close: () => server.close()
-      })))
-  }),
-  (collector) => Effect.sync(() => collector.close())
-)
 
 describe("tracing over OTLP", () => {
   it.live("with OTEL_EXPORTER_OTLP_ENDPOINT set, a request's spans reach the collector when the service stops", () =>

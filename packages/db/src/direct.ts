@@ -11,6 +11,9 @@ export const registerPool = (client: object, pool: pg.Pool): void => {
   pools.set(client, pool)
 }
 
+/** The pool `client` runs on, when client.ts made it. */
+export const poolOf = (client: object): pg.Pool | undefined => pools.get(client)
+
 // As sql-pg cancels a statement whose fiber is interrupted: best effort, bounded.
 const cancelBackend = (pool: pg.Pool, client: pg.PoolClient): Effect.Effect<void> => {
   const processId: unknown = Reflect.get(client, "processID")

@@ -6,6 +6,7 @@ import { bodyLimit, BodyLimitConfig } from "./body-limit.js"
 import { chooseEncoding, compress } from "./compression.js"
 import { CorsOriginsConfig, corsPolicy } from "./cors.js"
 import { deadlineTable, deadlineWatch, RequestTimeoutConfig, tooSlowAnswer } from "./deadline.js"
+import { requestDurations } from "../observability/metrics-http.js"
 import { causeToResponse, finishErrorAnswer } from "./error-bodies.js"
 import { jsonBodyRefusal } from "./media-type.js"
 import { allowedMethodsTable, type RouteSpec, wrongMethodAnswer } from "./method-not-allowed.js"
@@ -66,7 +67,8 @@ type Request = HttpServerRequest.HttpServerRequest
  * with Allow, any other failure its JSON error answer. Then every answer,
  * early ones included, gets: the JSON error body made whole (error bodies),
  * the CORS headers, the security headers, the request id (header, error
- * body, log annotations) and, last, compression of the final body.
+ * body, log annotations) and, last, compression of the final body. With
+ * metrics on, all of it is timed (observability/metrics-http.ts).
  */
 export const EdgeLive = (options: EdgeOptions) =>
   HttpLayerRouter.middleware(
@@ -85,6 +87,7 @@ export const EdgeLive = (options: EdgeOptions) =>
         { path: ASSIGNMENTS_PATH, timeout: Duration.max(config.requestTimeout, ASSIGNMENTS_DEADLINE) }
       ])
       const deadlines = deadlineWatch()
+      const measure = yield* requestDurations(options.routes)
 
       // Security headers and the request id: every answer, the CORS preflight's too.
       const stamp = (path: string, requestId: string, response: Response) =>
@@ -110,7 +113,7 @@ export const EdgeLive = (options: EdgeOptions) =>
       return (
         app: Effect.Effect<Response, HttpLayerRouter.unhandled>
       ): Effect.Effect<Response, HttpLayerRouter.unhandled, Request | Scope.Scope> =>
-        Effect.withFiberRuntime((fiber) => {
+        measure(Effect.withFiberRuntime((fiber) => {
           const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
           const url = request.url
           const mark = url.indexOf("?")
@@ -159,7 +162,7 @@ export const EdgeLive = (options: EdgeOptions) =>
             )
           )
           return Effect.zipRight(annotate, handled)
-        })
+        }))
     }),
     { global: true }
   )

@@ -29,7 +29,9 @@ export const occupyPort = (port: number) =>
   )
 
 // Settings of the environment running the tests that must not leak into the server under test.
-const notInherited = ["NODE_ENV", "PORT", "HOST", "PUBLIC_URL", "APP_URL", "SEED_DEMO", "LOG_LEVEL", "LOG_FORMAT", "DATABASE_URL", "DATA_DIR"]
+const notInherited = [
+  "NODE_ENV", "PORT", "HOST", "METRICS_PORT", "METRICS_HOST", "PUBLIC_URL", "APP_URL", "SEED_DEMO", "LOG_LEVEL", "LOG_FORMAT", "DATABASE_URL", "DATA_DIR"
+]
 
 export interface ServerProcess {
   readonly port: number

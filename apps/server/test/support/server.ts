@@ -27,7 +27,7 @@ import type { SmsSender } from "@tks/adapters/sms/port"
  * question generator (below) and a short poll, so a contract test can poll
  * GET /v1/content/{id} until it is COMPLETED, or a quiz until it is READY.
  */
-const TestWorkersLive = workersLayer({
+export const TestWorkersLive = workersLayer({
   enabled: true,
   owner: "test-server",
   concurrency: 2,

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Cause, Clock, Data, Deferred, Duration, Effect, Exit, FiberRef, Layer, Option } from "effect"
+import { countJobRun } from "../operations/counters.js"
 import { defectReason, type JobHandler, retryDelayMs } from "./handler.js"
 import { type ClaimedJob, type FailOutcome, JobsRepo } from "./repo.js"
 import { linksTo } from "./trace-context.js"
@@ -134,6 +135,8 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
         Effect.catchAll((error) =>
           Effect.as(Effect.logError("job outcome not recorded; the lease will lapse", error), { outcome: "unrecorded" } as const)
         ),
+        // Stopped for a lost lease counts as lost: the new holder decides the outcome.
+        Effect.tap((ended) => countJobRun(job.kind, ended.outcome === "stopped" ? "lost" : ended.outcome)),
         Effect.annotateLogs({ jobId: job.id, kind: job.kind, attempt: job.attempt, owner, ...handler.annotations(job) })
       )
       return tracing ? inSpan(job, run) : Effect.asVoid(run)

@@ -19,6 +19,7 @@ import {
 } from "@tks/domain/narration"
 import type { Access } from "@tks/domain/policy"
 import { TooManyRequests } from "@tks/domain/rate-limit"
+import { countRefusal } from "../operations/counters.js"
 import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
 import { SpecRules } from "../rate-limits/rules.js"
 import { RateLimiter } from "../rate-limits/service.js"
@@ -111,7 +112,7 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
             if (reservation._tag === "Reserved") return Effect.succeed(reservation)
             // Reported like any limit (HTTP: Retry-After until the next UTC month).
             const refusal = quotaExceeded(reservation.nowMs)
-            return report(Effect.fail(refusal)).pipe(Effect.zipRight(Effect.fail(refusal)))
+            return countRefusal("narration-quota").pipe(Effect.zipRight(report(Effect.fail(refusal))), Effect.zipRight(Effect.fail(refusal)))
           })),
           () => speak(request.text, voiceId),
           (reservation, exit) => settle(actor.organizationId, reservation.requestId, exit)

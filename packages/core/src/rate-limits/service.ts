@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { RateLimitRepo } from "./repo.js"
 import type { RateLimitRule } from "./rules.js"
-import { decided, refusal } from "./verdict.js"
+import { decided, refused } from "./verdict.js"
 
 /** Who a count is about: the organization first (every table is scoped by it), then the token, person, ... */
 export interface RateLimitSubject {
@@ -26,7 +26,7 @@ export const makeRateLimiter = Effect.gen(function*() {
       const tooBig = rule.windows.find((w) => cost > w.limit)
       if (tooBig !== undefined) {
         // Never grantable: refuse without counting (retrying cannot help, but the window still bounds the retry).
-        return yield* refusal(rule, { _tag: "Refused", limit: tooBig.limit, retryAfterSeconds: tooBig.seconds })
+        return yield* refused(rule, { _tag: "Refused", limit: tooBig.limit, retryAfterSeconds: tooBig.seconds })
       }
       const counted = yield* repo.consume({ orgId: subject.organizationId, rule: rule.name, subject: subject.key }, rule.windows, cost)
       return yield* decided(rule, cost, counted)
