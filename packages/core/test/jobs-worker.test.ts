@@ -113,6 +113,29 @@ layer(TestLayer, { excludeTestServices: true })("job workers", (it) => {
       yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE jobs SET status = 'COMPLETED' WHERE subject_id = 'cnt_shutdown'`)
     }))
 
+  it.effect("closing the workers logs the jobs running when it began and, once the loops have stopped, how many were handed back", () =>
+    Effect.gen(function*() {
+      const lines: Array<{ message: string; annotations: Record<string, unknown> }> = []
+      const capture = Logger.make(({ annotations, message }) => {
+        lines.push({ message: Array.isArray(message) ? message.join(" ") : String(message), annotations: Object.fromEntries(HashMap.toEntries(annotations)) })
+      })
+      const scope = yield* Scope.make()
+      yield* workers({}, handlerOf(() => Effect.never)).pipe(
+        Effect.provide(Layer.merge(Logger.replace(Logger.defaultLogger, capture), Logger.minimumLogLevel(LogLevel.Info))),
+        Scope.extend(scope)
+      )
+      yield* enqueue("cnt_shutdown_logged")
+      yield* eventually(statusIs("cnt_shutdown_logged", "RUNNING"))
+      yield* Scope.close(scope, Exit.void)
+      const shutdown = lines.filter((line) => line.message.startsWith("job workers stop"))
+      expect(shutdown.map((line) => [line.message, line.annotations.jobsRunning ?? line.annotations.jobsHandedBack])).toEqual([
+        ["job workers stopping: running jobs are handed back", 1],
+        ["job workers stopped", 1]
+      ])
+      expect(yield* onlyJobOf("cnt_shutdown_logged")).toMatchObject({ status: "PENDING", lease_owner: null })
+      yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE jobs SET status = 'COMPLETED' WHERE subject_id = 'cnt_shutdown_logged'`)
+    }))
+
   it.scoped("a job whose workers kept dying is FAILED for good once its attempts are used up, without running again", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

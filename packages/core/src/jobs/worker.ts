@@ -54,6 +54,9 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
     const kinds = [...byKind.keys()]
     // Read once: the loops run untraced (an idle poll every second would be a span flood), each job run traced when this is.
     const tracing = yield* FiberRef.get(FiberRef.currentTracerEnabled)
+    // What a shutdown finds running, and what it gives back: its log lines say so.
+    let running = 0
+    let handedBack = 0
 
     const heartbeat = (job: ClaimedJob, owner: string) =>
       Effect.sleep(Duration.millis(Math.max(50, Math.floor(settings.leaseMs / 3)))).pipe(
@@ -157,10 +160,19 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
           // its lease lapsed, with the attempt counted).
           const ran = yield* Effect.uninterruptibleMask((restore) =>
             Effect.flatMap(claimNext(owner), (job) =>
-              Option.isNone(job) ? Effect.succeed(false) : restore(runOne(job.value, owner)).pipe(
-                Effect.onInterrupt(() => repo.release(job.value, owner).pipe(Effect.ignore)),
-                Effect.as(true)
-              ))
+              Option.isNone(job) ? Effect.succeed(false) : Effect.suspend(() => {
+                running++
+                return restore(runOne(job.value, owner)).pipe(
+                  Effect.onInterrupt(() =>
+                    repo.release(job.value, owner).pipe(
+                      Effect.tap(() => Effect.sync(() => handedBack++)),
+                      Effect.ignore
+                    )
+                  ),
+                  Effect.ensuring(Effect.sync(() => running--)),
+                  Effect.as(true)
+                )
+              }))
           )
           if (ran) continue
           const [next, ...rest] = eager
@@ -181,9 +193,19 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
     yield* Effect.logInfo("job workers started").pipe(
       Effect.annotateLogs({ owner: settings.owner, concurrency: settings.concurrency, kinds: kinds.join(",") })
     )
+    // A scope's finalizers run last-added first: this one after the loops have stopped.
+    yield* Effect.addFinalizer(() =>
+      Effect.logInfo("job workers stopped").pipe(Effect.annotateLogs({ owner: settings.owner, jobsHandedBack: handedBack }))
+    )
     for (let i = 0; i < settings.concurrency; i++) {
       yield* Effect.forkScoped(loop(`${settings.owner}/${i}`).pipe(Effect.withTracerEnabled(false)))
     }
+    // ...and this one first, before they are interrupted.
+    yield* Effect.addFinalizer(() =>
+      Effect.logInfo("job workers stopping: running jobs are handed back").pipe(
+        Effect.annotateLogs({ owner: settings.owner, jobsRunning: running })
+      )
+    )
   })
 
 /** The job workers as a layer: they run while it is alive (see `runJobWorkers`). */
