@@ -32,8 +32,9 @@ layer(TestLayer)("the member counts migration", (it) => {
       const { first, second } = yield* setup
       // What the listings counted before the migration, with the statements they ran.
       const countedBefore = [yield* countedCounts(first.organizationId), yield* countedCounts(second.organizationId)]
-      expect(Object.keys(migrations).filter((key) => !(key in before))).toEqual(["0016_member_counts"])
-      expect(yield* runMigrations()).toEqual([[16, "member_counts"]])
+      // 0016 is the first pending; later migrations run after it.
+      expect(Object.keys(migrations).filter((key) => !(key in before))[0]).toBe("0016_member_counts")
+      expect((yield* runMigrations())[0]).toEqual([16, "member_counts"])
       expect([yield* keptCounts(first.organizationId), yield* keptCounts(second.organizationId)]).toEqual(countedBefore)
       expect([yield* expectExactCounts(first, "ann"), yield* expectExactCounts(second, "ann")]).toEqual(countedBefore)
     }))
