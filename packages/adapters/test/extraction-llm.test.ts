@@ -245,6 +245,33 @@ describe("LLM knowledge extraction keeps the document's order and never makes a 
       expect(extraction.topics[0]!.category).toBe("it-security")
     }))
 
+  it.scopedLive("a topic the model made of a heading over nothing but a numbered procedure joins the enclosing topic as that process", () =>
+    Effect.gen(function*() {
+      const markdown = "# Onboarding\n\nEvery new hire gets a buddy.\n\n## Before day one\n\n1. Create the record.\n2. Order the laptop.\n"
+      const answer = {
+        topics: [
+          { name: "Onboarding", category: "people", items: [fact("Every new hire gets a buddy.")] },
+          {
+            name: "Before day one",
+            category: "people",
+            items: [{
+              kind: "process",
+              name: "Before day one",
+              quote: "Create the record.",
+              confidence: 0.8,
+              children: [
+                { kind: "process", name: "Create the record", quote: "Create the record.", confidence: 0.8 },
+                { kind: "process", name: "Order the laptop", quote: "Order the laptop.", confidence: 0.8 }
+              ]
+            }]
+          }
+        ]
+      }
+      const extraction = yield* (yield* extractAgainst(() => completion(JSON.stringify(answer)), inputOf(markdown))).exit
+      expect(topicsOf(extraction)).toEqual(["Onboarding: Every new hire gets a buddy., Before day one"])
+      expect(extraction.topics[0]!.items[1]!.children.map((step) => step.name)).toEqual(["Create the record", "Order the laptop"])
+    }))
+
   it.scopedLive("a label the document does not have as a heading (Overview) is not a topic either: its items go where their quotes are", () =>
     Effect.gen(function*() {
       const answer = {
