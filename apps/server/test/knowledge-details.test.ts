@@ -91,7 +91,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/{categories,spaces
       expect(category.spaces.map((s) => s.name)).toEqual(["Platform", "Team Runbooks"])
     }))
 
-  it.effect("a topic on the wire: the item tree nested by name, and its prerequisites", () =>
+  it.effect("a topic on the wire: the item tree nested in its source's order, each item with its position, and its prerequisites", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup
       const response = yield* raw("GET", `/v1/topics/${result.ids.topics.oncall}`, { token: tokens.teamAdmin })
@@ -106,6 +106,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/{categories,spaces
         items: [{
           id: result.ids.items.pager,
           name: "Pager rotation",
+          position: 1,
           kind: "process",
           body: null,
           url: `${base}/items/${result.ids.items.pager}`,
@@ -115,9 +116,10 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/{categories,spaces
         url: `${base}/topics/${result.ids.topics.oncall}`
       })
       const deploy = yield* (yield* clientFor(tokens.admin)).knowledge.getTopic({ path: { id: result.ids.topics.deploy! } })
-      expect(deploy.items.map((i) => `${i.name}(${i.children.map((c) => `${c.name}(${c.children.map((g) => g.name).join()})`).join()})`)).toEqual([
-        "hotfix policy()",
-        "Rollout checklist(Canary step(Canary metrics))"
+      // The fixture lists the checklist first: its order, not the names', is the reader's.
+      expect(deploy.items.map((i) => `${i.position} ${i.name}(${i.children.map((c) => `${c.name}(${c.children.map((g) => g.name).join()})`).join()})`)).toEqual([
+        "1 Rollout checklist(Canary step(Canary metrics))",
+        "2 hotfix policy()"
       ])
       expect(deploy.relatedTopics.map((t) => `${t.name} ${t.relation}`)).toEqual(["Key rotation related"])
     }))
@@ -136,6 +138,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/{categories,spaces
         body: null,
         topic: { id: result.ids.topics.deploy, name: "Deployments" },
         parentItemId: null,
+        position: 2,
         children: [],
         evidence: [{
           id: expect.stringMatching(/^evd_/),

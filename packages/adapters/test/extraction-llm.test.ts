@@ -167,6 +167,126 @@ describe("LLM knowledge extraction over an OpenAI-compatible chat-completions AP
     }))
 })
 
+const passwordReset = `# Password reset
+
+Staff reset a forgotten password in the self-service portal. The portal is open 24 hours a day.
+
+## Steps
+
+1. Open the portal at id.example.com.
+2. Click **Forgot password**.
+3. Enter the code sent to your phone.
+
+## Lost phone
+
+Staff who lost their phone must call the service desk on 4444.
+`
+const fact = (quote: string) => ({ kind: "fact", name: quote.slice(0, 40), quote, confidence: 0.7 })
+const stepsProcess = {
+  kind: "process",
+  name: "Reset a password",
+  quote: "Open the portal at id.example.com.",
+  confidence: 0.8,
+  children: [
+    { kind: "process", name: "Open the portal", quote: "Open the portal at id.example.com.", confidence: 0.8 },
+    { kind: "process", name: "Click Forgot password", quote: "Click **Forgot password**.", confidence: 0.8 },
+    { kind: "process", name: "Enter the code", quote: "Enter the code sent to your phone.", confidence: 0.8 }
+  ]
+}
+const topicsOf = (extraction: { readonly topics: ReadonlyArray<{ readonly name: string; readonly items: ReadonlyArray<{ readonly name: string }> }> }) =>
+  extraction.topics.map((topic) => `${topic.name}: ${topic.items.map((item) => item.name).join(", ")}`)
+
+describe("LLM knowledge extraction keeps the document's order and never makes a label a topic", () => {
+  it.scopedLive("the prompt asks for the document's order and says a label heading is not a topic", () =>
+    Effect.gen(function*() {
+      const { requests } = yield* extractAgainst(() => completion(JSON.stringify(validAnswer)))
+      const system = JSON.parse(requests[0]!.body).messages[0].content as string
+      expect(system).toContain("Keep the document's order")
+      expect(system).toContain("(Steps, Procedure, Overview, Introduction, Summary, Notes, Appendix, Contents")
+    }))
+
+  it.scopedLive("the model's order of items and steps is kept, even when their names sort differently", () =>
+    Effect.gen(function*() {
+      const answer = {
+        topics: [{
+          name: "Password reset",
+          category: "it-security",
+          items: [fact("The portal is open 24 hours a day."), stepsProcess]
+        }]
+      }
+      const extraction = yield* (yield* extractAgainst(() => completion(JSON.stringify(answer)), inputOf(passwordReset))).exit
+      expect(topicsOf(extraction)).toEqual(["Password reset: The portal is open 24 hours a day., Reset a password"])
+      expect(extraction.topics[0]!.items[1]!.children.map((step) => step.name)).toEqual([
+        "Open the portal",
+        "Click Forgot password",
+        "Enter the code"
+      ])
+    }))
+
+  it.scopedLive("a topic the model named after a Steps heading is not a topic: its items join the enclosing topic, in document order", () =>
+    Effect.gen(function*() {
+      // The model lists the label first and the real topics after: the result follows the document.
+      const answer = {
+        topics: [
+          { name: "Steps", category: "it-security", items: [stepsProcess] },
+          { name: "Password reset", category: "it-security", items: [fact("The portal is open 24 hours a day.")] },
+          {
+            name: "Lost phone",
+            category: "it-security",
+            items: [{ ...fact("Staff who lost their phone must call the service desk on 4444."), kind: "policy" }]
+          }
+        ]
+      }
+      const extraction = yield* (yield* extractAgainst(() => completion(JSON.stringify(answer)), inputOf(passwordReset))).exit
+      expect(topicsOf(extraction)).toEqual([
+        "Password reset: The portal is open 24 hours a day., Reset a password",
+        "Lost phone: Staff who lost their phone must call the"
+      ])
+      expect(extraction.topics[0]!.category).toBe("it-security")
+    }))
+
+  it.scopedLive("a topic the model made of a heading over nothing but a numbered procedure joins the enclosing topic as that process", () =>
+    Effect.gen(function*() {
+      const markdown = "# Onboarding\n\nEvery new hire gets a buddy.\n\n## Before day one\n\n1. Create the record.\n2. Order the laptop.\n"
+      const answer = {
+        topics: [
+          { name: "Onboarding", category: "people", items: [fact("Every new hire gets a buddy.")] },
+          {
+            name: "Before day one",
+            category: "people",
+            items: [{
+              kind: "process",
+              name: "Before day one",
+              quote: "Create the record.",
+              confidence: 0.8,
+              children: [
+                { kind: "process", name: "Create the record", quote: "Create the record.", confidence: 0.8 },
+                { kind: "process", name: "Order the laptop", quote: "Order the laptop.", confidence: 0.8 }
+              ]
+            }]
+          }
+        ]
+      }
+      const extraction = yield* (yield* extractAgainst(() => completion(JSON.stringify(answer)), inputOf(markdown))).exit
+      expect(topicsOf(extraction)).toEqual(["Onboarding: Every new hire gets a buddy., Before day one"])
+      expect(extraction.topics[0]!.items[1]!.children.map((step) => step.name)).toEqual(["Create the record", "Order the laptop"])
+    }))
+
+  it.scopedLive("a label the document does not have as a heading (Overview) is not a topic either: its items go where their quotes are", () =>
+    Effect.gen(function*() {
+      const answer = {
+        topics: [
+          { name: "Password reset", category: "it-security", items: [stepsProcess] },
+          { name: "Overview", category: "it-security", items: [fact("Staff reset a forgotten password in the self-service portal.")] }
+        ]
+      }
+      const extraction = yield* (yield* extractAgainst(() => completion(JSON.stringify(answer)), inputOf(passwordReset))).exit
+      expect(topicsOf(extraction)).toEqual([
+        "Password reset: Staff reset a forgotten password in the, Reset a password"
+      ])
+    }))
+})
+
 describe("KnowledgeExtractorLive chooses the adapter from the environment", () => {
   const nameWith = (entries: Array<[string, string]>) =>
     KnowledgeExtractor.pipe(

@@ -140,11 +140,11 @@ describe("local knowledge extraction: item kinds", () => {
 
   it.effect("sentences that say nothing checkable (no modal, number, name, instruction) are not items", () =>
     Effect.gen(function*() {
-      const markdown = "# Notes\n\nThis page is about our culture. We like working together and we value kindness.\n"
+      const markdown = "# Culture\n\nThis page is about our culture. We like working together and we value kindness.\n"
       const result = yield* extract(inputOf(markdown))
       expect(itemsOf(result)).toEqual([])
       expect(result.topics.map((topic) => [topic.name, topic.description])).toEqual([
-        ["Notes", "This page is about our culture."]
+        ["Culture", "This page is about our culture."]
       ])
     }))
 

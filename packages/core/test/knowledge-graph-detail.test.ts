@@ -81,7 +81,7 @@ layer(TestLayer)("knowledge graph details", (it) => {
       yield* notFound(category(acme, "adam", "cat_unknown"), "unknown")
     }))
 
-  it.effect("a topic: description, category, space, its live item tree by name, url", () =>
+  it.effect("a topic: description, category, space, its live item tree in the order its source gives (position), url", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup
       const deploy = yield* topic(acme, "liam", acme.ids.topics.deploy!)
@@ -95,12 +95,15 @@ layer(TestLayer)("knowledge graph details", (it) => {
         url: `${base}/topics/${acme.ids.topics.deploy}`
       })
       // Old step (archived) and what is under it, and the superseded fact, are left out.
-      expect(shape(deploy.items)).toBe("hotfix policy, Rollout checklist > [Canary step > [Canary metrics]]")
-      const rollout = deploy.items[1]!
+      // The fixture lists the checklist before the policy: that order, not the names', is kept.
+      expect(shape(deploy.items)).toBe("Rollout checklist > [Canary step > [Canary metrics]], hotfix policy")
+      expect(deploy.items.map((i) => i.position)).toEqual([1, 2])
+      const rollout = deploy.items[0]!
       expect(rollout).toMatchObject({ id: acme.ids.items.rollout, kind: "process", body: null, url: `${base}/items/${acme.ids.items.rollout}` })
       expect(rollout.children[0]!.children[0]).toEqual({
         id: acme.ids.items.canaryMetrics,
         name: "Canary metrics",
+        position: 1,
         kind: "fact",
         body: null,
         url: `${base}/items/${acme.ids.items.canaryMetrics}`,
@@ -140,7 +143,7 @@ layer(TestLayer)("knowledge graph details", (it) => {
       yield* notFound(topic(acme, "adam", "top_unknown"), "unknown")
     }))
 
-  it.effect("an item: topic, parent, live children by name, evidence with its range and a link to the place", () =>
+  it.effect("an item: topic, parent, its position, live children in their order, evidence with its range and a link to the place", () =>
     Effect.gen(function*() {
       const { acme } = yield* setup
       const quote = "Every release follows the rollout checklist."
@@ -153,8 +156,9 @@ layer(TestLayer)("knowledge graph details", (it) => {
         body: null,
         topic: { id: acme.ids.topics.deploy, name: "Deployments" },
         parentItemId: null,
+        position: 1,
         // Old step is archived.
-        children: [{ id: acme.ids.items.canary, name: "Canary step", kind: "process", url: `${base}/items/${acme.ids.items.canary}` }],
+        children: [{ id: acme.ids.items.canary, name: "Canary step", position: 1, kind: "process", url: `${base}/items/${acme.ids.items.canary}` }],
         evidence: [{
           id: expect.any(String),
           content: { id: guide, title: "Deployment Guide", type: "document" },

@@ -106,4 +106,36 @@ describe("planning what an extraction writes", () => {
     expect(evidence.quote).toBe("Refunds within 14 days.")
     expect(evidence.chapterSequence).toBe(1)
   })
+
+  it("numbers each item among its siblings in the extraction's order, whatever the names; a duplicate keeps its first place", () => {
+    const steps = "## Archive\n1. Zip the folder.\n2. Check the checksum.\n3. Move the zip.\nArchives are kept 7 years.\n"
+    const plan = planKnowledge({
+      title: null,
+      summary: null,
+      topics: [
+        {
+          name: "Archive",
+          description: null,
+          category: "operations",
+          items: [
+            item("Archiving", "Zip the folder.", [
+              item("Zip", "Zip the folder."),
+              item("Check", "Check the checksum."),
+              item("Move", "Move the zip.")
+            ]),
+            item("Retention", "Archives are kept 7 years.")
+          ]
+        },
+        // The same topic again, repeating the first item: nothing moves.
+        { name: "archive", description: null, category: "operations", items: [item("archiving", "Zip the folder.")] }
+      ]
+    }, steps, [{ sequence: 1, end: steps.length }])
+    expect(plan.topics[0]!.items.map((i) => `${i.key} ${i.position}`)).toEqual([
+      "archiving 1",
+      "retention 2",
+      "archiving/zip 1",
+      "archiving/check 2",
+      "archiving/move 3"
+    ])
+  })
 })

@@ -11,10 +11,19 @@ import { Visibility } from "./roles.js"
  * and evidence. Every read is limited to what the caller can read and to the
  * live graph (archived and superseded records and everything under them are
  * left out). Names order every list (case-insensitively, then by id) except
- * categories, which keep their fixed display order.
+ * categories, which keep their fixed display order, and items: siblings (a
+ * topic's top-level items, an item's children) keep their source's order,
+ * their `position`, name breaking ties.
  */
 
 const url = Schema.String.annotations({ description: "Web link: the record's read endpoint" })
+
+/** An item's place among its siblings. */
+const position = Schema.Number.annotations({
+  jsonSchema: { type: "integer", minimum: 1 },
+  description:
+    "The item's place among its siblings (its topic's top-level items, or its parent's children), from 1, in the order its source states them (a document's numbered steps stay 1, 2, 3). Lists show siblings by ascending position; numbers can skip (archived siblings keep theirs)"
+})
 
 /** How a category is named inside another record. */
 export const CategoryRef = Schema.Struct({ id: Schema.String, slug: CategorySlug, name: Schema.String })
@@ -84,6 +93,7 @@ export type Topic = typeof Topic.Type
 export interface TopicItem {
   readonly id: string
   readonly name: string
+  readonly position: number
   readonly kind: ItemKind
   readonly body: string | null
   readonly url: string
@@ -92,11 +102,12 @@ export interface TopicItem {
 export const TopicItem: Schema.Schema<TopicItem> = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
+  position,
   kind: ItemKind,
   body: Schema.NullOr(Schema.String),
   url,
   children: Schema.Array(Schema.suspend((): Schema.Schema<TopicItem> => TopicItem)).annotations({
-    description: "Live child items, by name, each with its own children"
+    description: "Live child items, in their order (position, then name), each with its own children"
   })
 }).annotations({ identifier: "TopicItem" }) // the recursion needs an identifier in JSON Schema
 
@@ -121,7 +132,9 @@ export const TopicDetail = Schema.Struct({
   description: Schema.NullOr(Schema.String),
   category: CategoryRef,
   space: EntityRef,
-  items: Schema.Array(TopicItem).annotations({ description: "Live top-level items, by name, with their child items nested" }),
+  items: Schema.Array(TopicItem).annotations({
+    description: "Live top-level items in their order (position, then name), with their child items nested"
+  }),
   relatedTopics: Schema.Array(RelatedTopic).annotations({
     description: "Prerequisites first, then related topics; only live topics the caller can read"
   }),
@@ -129,9 +142,8 @@ export const TopicDetail = Schema.Struct({
 }).annotations({ identifier: "TopicDetail" })
 export type TopicDetail = typeof TopicDetail.Type
 
-export const ItemChild = Schema.Struct({ id: Schema.String, name: Schema.String, kind: ItemKind, url }).annotations({
-  identifier: "ItemChild"
-})
+export const ItemChild = Schema.Struct({ id: Schema.String, name: Schema.String, position, kind: ItemKind, url })
+  .annotations({ identifier: "ItemChild" })
 export type ItemChild = typeof ItemChild.Type
 
 export const EvidenceContent = Schema.Struct({
@@ -166,7 +178,8 @@ export const ItemDetail = Schema.Struct({
   body: Schema.NullOr(Schema.String),
   topic: EntityRef,
   parentItemId: Schema.NullOr(Schema.String),
-  children: Schema.Array(ItemChild).annotations({ description: "Live child items, by name" }),
+  position,
+  children: Schema.Array(ItemChild).annotations({ description: "Live child items, in their order (position, then name)" }),
   evidence: Schema.Array(Evidence).annotations({
     description: "Evidence from published content the caller can read, most confident first; other evidence is left out"
   }),

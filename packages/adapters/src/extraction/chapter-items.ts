@@ -1,6 +1,7 @@
 import type { ItemKind } from "@tks/domain/knowledge"
 import { type Block, blocksOf } from "./markdown-blocks.js"
-import { clip, plainText, shortTitle } from "./plain-text.js"
+import { isStructuralHeading } from "./outline.js"
+import { clip, headingName, plainText, shortTitle } from "./plain-text.js"
 import { type Features, featuresOf, guessed, type Sentence, sentencesOf, tagged } from "./sentences.js"
 
 /**
@@ -97,14 +98,26 @@ const stepOf = (markdown: string, block: Block): Candidate => {
   }
 }
 
-const processOf = (markdown: string, run: ListRun, topicName: string): Candidate => {
+/** The heading just above a list, inside the chapter, when it names a subject ("Pre-shift inspection", not "Steps"). */
+const headingAbove = (markdown: string, blocks: ReadonlyArray<Block>, first: Block): string | null => {
+  let heading: Block | undefined
+  for (const block of blocks) {
+    if (block.start >= first.start) break
+    if (block.kind === "heading") heading = block
+  }
+  if (heading === undefined) return null
+  const name = headingName(markdown.slice(heading.start, heading.end))
+  return name === "" || isStructuralHeading(name) ? null : name
+}
+
+const processOf = (markdown: string, run: ListRun, procedureName: string): Candidate => {
   const steps = run.steps.slice(0, stepsPerProcess).map((block) => stepOf(markdown, block))
   const first = steps[0]!
   if (steps.length === 1) return first
   const leadIn = run.leadIn
   return {
     kind: "process",
-    name: leadIn !== null ? shortTitle(leadIn.plain) : topicName,
+    name: leadIn !== null ? shortTitle(leadIn.plain) : procedureName,
     body: leadIn?.plain.replace(/:$/, "") ?? null,
     quote: leadIn?.quote ?? first.quote,
     score: clamp(0.6 + (leadIn !== null ? 0.1 : 0) + (steps.length >= 3 ? 0.1 : 0)),
@@ -115,8 +128,11 @@ const processOf = (markdown: string, run: ListRun, topicName: string): Candidate
 
 export interface ChapterContext {
   readonly headline: string | null
-  /** The topic the chapter becomes: its headline, or the document's name. */
-  readonly topicName: string
+  /**
+   * What a numbered list without a lead-in is called when no heading inside
+   * the chapter names it: its section's heading, or the topic it joins.
+   */
+  readonly procedureName: string
   readonly documentName: string
   /** How many of the chapter's best sentences compromise may tag; the rest are read by patterns. */
   readonly tagLimit: number
@@ -125,9 +141,10 @@ export interface ChapterContext {
 export const chapterItems = (
   markdown: string,
   range: { readonly start: number; readonly end: number },
-  { documentName, headline, tagLimit, topicName }: ChapterContext
+  { documentName, headline, procedureName, tagLimit }: ChapterContext
 ): ChapterItems => {
-  const blocks = blocksOf(markdown, range.start, range.end).filter((block) => block.kind !== "heading")
+  const withHeadings = blocksOf(markdown, range.start, range.end)
+  const blocks = withHeadings.filter((block) => block.kind !== "heading")
   const runs = runsOf(markdown, blocks)
   const stepBlocks = new Set([...runs.values()].flatMap((run) => run.steps))
   // In a policy or a standard, an instruction is a rule ("Lock your screen"); in a runbook it is a step.
@@ -186,7 +203,10 @@ export const chapterItems = (
     })
   }
   for (const run of runs.values()) {
-    if (run.steps.length > 0) candidates.push(processOf(markdown, run, topicName))
+    const first = run.steps[0]
+    if (first !== undefined) {
+      candidates.push(processOf(markdown, run, headingAbove(markdown, withHeadings, first) ?? procedureName))
+    }
   }
 
   // A lead-in ("Follow these steps:") introduces, it does not describe.

@@ -4,13 +4,17 @@ import { FetchHttpClient } from "@effect/platform"
 import { categories } from "@tks/domain/knowledge"
 import { Config, type ConfigError, Duration, Effect, JSONSchema, Layer, Option, Redacted } from "effect"
 import { chatCompletionsModel } from "./chat-completions.js"
+import { placeTopics } from "./llm-topics.js"
 import { mergeExtractions, windowsOf } from "./llm-windows.js"
+import { documentNames } from "./outline.js"
 import { Extraction, ExtractionFailed, type ExtractionInput, KnowledgeExtractor } from "./port.js"
 
 /**
  * The LLM extractor: an OpenAI-compatible chat model (LLM_BASE_URL,
  * LLM_API_KEY, LLM_MODEL) asked for the `Extraction` shape, its answer
- * decoded by the same Schema as the local extractor's. A malformed or invalid
+ * decoded by the same Schema as the local extractor's, its topics then held
+ * to the outline's rule on structural headings (llm-topics.ts). The model's
+ * order is kept: it is asked for the document's. A malformed or invalid
  * answer, an HTTP error or a timeout is `ExtractionFailed` with the reason.
  */
 export interface LlmSettings {
@@ -44,7 +48,9 @@ Answer with one JSON object that follows the JSON Schema below, and nothing else
 - topics: one per coherent subject, usually a section of the document. name: short (at most 80 characters). description: one sentence. category: the best fitting of ${
   categories.map((category) => category.slug).join(", ")
 }; "operations" when none fits.
+- A heading that only labels part of a section (Steps, Procedure, Overview, Introduction, Summary, Notes, Appendix, Contents and the like, or a number alone) is not a topic: its items belong to the topic of the section that contains it. A heading over nothing but a numbered procedure names a "process" item of the enclosing topic, not a topic.
 - items (at most 12 per topic): kind "policy" for a rule or obligation (must, should, never, required, prohibited); kind "process" for a procedure, with its steps as children in order (each step a "process" item); kind "fact" for an informative statement (numbers, dates, names, definitions).
+- Keep the document's order: topics in the order their sections come, the items of a topic in the order the document states them, a procedure's steps in their numbered order.
 - name: a short title of the item (at most 80 characters). body: the item in one or two plain sentences.
 - quote: the exact passage of the document that states the item, copied character for character (markdown included). Never paraphrase: an item whose quote is not found in the document is discarded.
 - confidence: from 0 to 1, how clearly the document states the item.
@@ -105,7 +111,7 @@ export const makeLlmExtractor = (settings: LlmSettings) =>
         )
       }
       const parts = yield* Effect.forEach(windows, (window, index) => extractWindow(input, window, index, windows.length))
-      return mergeExtractions(parts)
+      return placeTopics(mergeExtractions(parts), input.markdown, documentNames(input.markdown, input.title).documentName)
     })
 
     return KnowledgeExtractor.of({ name: `llm:${settings.model}`, extract })

@@ -1,7 +1,7 @@
 import { Effect, Layer, Schema } from "effect"
 import { type CategoryScores, chooseCategory, scoreCategories } from "./categories.js"
 import { type Candidate, chapterItems } from "./chapter-items.js"
-import { blocksOf, firstH1 } from "./markdown-blocks.js"
+import { documentNames, type Outline, outlineOf } from "./outline.js"
 import { clip, headingName } from "./plain-text.js"
 import {
   type ExtractedItem,
@@ -15,9 +15,11 @@ import { summaryOf } from "./summary.js"
 /**
  * The local extractor: offline and deterministic (same input, same output),
  * from the document's structure (chapters, lists) and its sentences (split
- * and tagged by compromise). Each chapter with a headline is a topic; text
- * before the first heading, or a document without headings, is a topic
- * named after the document.
+ * and tagged by compromise). Each chapter with a headline is a topic, unless
+ * its heading is structural (outline.ts): then its knowledge joins the
+ * enclosing topic's. Text before the first heading, or a document without
+ * headings, is a topic named after the document. Topics and their items come
+ * in document order.
  */
 const itemsPerTopic = 12
 /**
@@ -34,28 +36,19 @@ interface Range {
   readonly headline: string | null
 }
 
-const lineStart = (markdown: string, at: number) => markdown.lastIndexOf("\n", at - 1) + 1
-
 /** The document's own sections, when the pipeline gave no chapters. */
-const headingRanges = (markdown: string): Array<Range> => {
-  const headings = blocksOf(markdown).filter((block) => block.kind === "heading")
-  const starts = headings.map((heading) => lineStart(markdown, heading.start))
-  const ranges: Array<Range> = []
-  if ((starts[0] ?? markdown.length) > 0) ranges.push({ start: 0, end: starts[0] ?? markdown.length, headline: null })
-  headings.forEach((heading, index) => {
-    ranges.push({
-      start: starts[index]!,
-      end: starts[index + 1] ?? markdown.length,
-      headline: markdown.slice(heading.start, heading.end)
-    })
-  })
-  return ranges
+const headingRanges = (markdown: string, outline: Outline): Array<Range> => {
+  const first = outline.sections[0]?.start ?? markdown.length
+  return [
+    ...(first > 0 ? [{ start: 0, end: first, headline: null }] : []),
+    ...outline.sections.map((section) => ({ start: section.start, end: section.end, headline: section.heading }))
+  ]
 }
 
 /** The pipeline's chapters as ranges; a chapter whose range does not fit the markdown is found by its text. */
-const rangesOf = (input: ExtractionInput): Array<Range> => {
+const rangesOf = (input: ExtractionInput, outline: Outline): Array<Range> => {
   const { markdown } = input
-  if (input.chapters.length === 0) return headingRanges(markdown)
+  if (input.chapters.length === 0) return headingRanges(markdown, outline)
   return [...input.chapters].sort((a, b) => a.sequence - b.sequence).flatMap((chapter) => {
     const fits = Number.isInteger(chapter.start) && Number.isInteger(chapter.end) && chapter.start >= 0 &&
       chapter.start <= chapter.end && chapter.end <= markdown.length
@@ -105,35 +98,41 @@ const select = (candidates: ReadonlyArray<Candidate>, limit: number): Array<Extr
 const sameDocument = (input: ExtractionInput) =>
   Effect.try({
     try: () => {
-      const h1 = firstH1(input.markdown, blocksOf(input.markdown))
-      const title = h1 === null ? null : headingName(h1) || null
-      return { title, documentName: title ?? (headingName(input.title) || "Document") }
+      const names = documentNames(input.markdown, input.title)
+      return { ...names, outline: outlineOf(input.markdown, names.documentName) }
     },
     catch: (error) => new ExtractionFailed({ reason: `local extraction failed: ${String(error)}` })
   })
 
+/**
+ * Where a range's knowledge goes: the topic of its heading's section, and the
+ * name a numbered list without a lead-in takes (a procedure's own heading,
+ * else that topic's name).
+ */
+const placeOf = (outline: Outline, range: Range, documentName: string) => {
+  const headline = range.headline === null ? "" : headingName(range.headline)
+  if (headline === "") return { topicName: documentName, procedureName: documentName, headline: null }
+  const section = outline.sectionOf(range.start, headline)
+  const topicName = section?.topic ?? headline
+  return { topicName, procedureName: section?.role === "procedure" ? section.name : topicName, headline }
+}
+
 export const extractLocally = Effect.fn("KnowledgeExtractor.local")(function*(input: ExtractionInput) {
-  const { documentName, title } = yield* sameDocument(input)
+  const { documentName, outline, title } = yield* sameDocument(input)
   const documentScores: CategoryScores = new Map()
   let documentWords = scoreCategories(documentName, documentScores, 3)
   const topics = new Map<string, TopicDraft>()
   const prose: Array<Parameters<typeof summaryOf>[0][number]> = []
 
-  const ranges = rangesOf(input)
+  const ranges = rangesOf(input, outline)
   const total = Math.max(1, ranges.reduce((sum, range) => sum + range.end - range.start, 0))
   let budget = tagBudget
   for (const range of ranges) {
     const share = Math.ceil(tagBudget * (range.end - range.start) / total)
     const tagLimit = Math.min(budget, Math.max(tagsPerChapter.least, Math.min(tagsPerChapter.most, share)))
-    const headline = range.headline === null ? "" : headingName(range.headline)
-    const name = headline === "" ? documentName : headline
+    const { headline, procedureName, topicName: name } = placeOf(outline, range, documentName)
     const found = yield* Effect.try({
-      try: () => chapterItems(input.markdown, range, {
-          headline: headline === "" ? null : headline,
-          topicName: name,
-          documentName,
-          tagLimit
-        }),
+      try: () => chapterItems(input.markdown, range, { headline, procedureName, documentName, tagLimit }),
       catch: (error) => new ExtractionFailed({ reason: `local extraction failed: ${String(error)}` })
     })
     budget -= found.tagged

@@ -5,6 +5,10 @@ import { CategorySlug, ItemKind } from "@tks/domain/knowledge"
  * The knowledge-extraction port: a document's text in, topics and items out.
  * Both adapters (the local NLP one and the LLM one) return `Extraction`,
  * decoded with this one Schema, so the pipeline never sees an unchecked shape.
+ * Order is part of the answer: topics, a topic's items and an item's children
+ * come in the order the document states them, and the pipeline numbers each
+ * item among its siblings by it (its `position`). A structural heading
+ * ("Steps", "Overview", a number alone) is never a topic (outline.ts).
  */
 
 /** One item and the verbatim sentence of the document it rests on. */

@@ -83,7 +83,7 @@ export class KnowledgeGroup extends HttpApiGroup.make("knowledge")
       .annotate(OpenApi.Summary, "Read a topic")
       .annotate(
         OpenApi.Description,
-        `The topic with its description, category and space, its live items as a tree (top-level items by name, each with its child items nested), and its prerequisites and related topics. 404 when the topic, or its space, is out of the live graph or not readable by the caller. ${liveGraph}`
+        `The topic with its description, category and space, its live items as a tree (top-level items in their source's order, each with its child items nested in theirs: by position, then name), and its prerequisites and related topics. 404 when the topic, or its space, is out of the live graph or not readable by the caller. ${liveGraph}`
       )
       .pipe(requires(policies.knowledge.topic))
   )
@@ -95,7 +95,7 @@ export class KnowledgeGroup extends HttpApiGroup.make("knowledge")
       .annotate(OpenApi.Summary, "Read an item")
       .annotate(
         OpenApi.Description,
-        `The item with its live child items and its evidence: quote, character range of a document or time range of a video, confidence and a web link to the place. Evidence from content the caller cannot read, or that is not published, is left out. 404 when the item, a parent item, its topic or its space is out of the live graph, or the caller cannot read it. ${liveGraph}`
+        `The item with its place among its siblings (position), its live child items in their order (by position, then name) and its evidence: quote, character range of a document or time range of a video, confidence and a web link to the place. Evidence from content the caller cannot read, or that is not published, is left out. 404 when the item, a parent item, its topic or its space is out of the live graph, or the caller cannot read it. ${liveGraph}`
       )
       .pipe(requires(policies.knowledge.item))
   )

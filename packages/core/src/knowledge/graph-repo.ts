@@ -14,7 +14,8 @@ import { type Reader, spaceVisible, topicVisible } from "./access.js"
  * in one organization and keeps to what `reader` can read in the live graph
  * (knowledge/access.ts). Name order is `lower(name) COLLATE "C"` then id,
  * the `sort_name` of the other name-ordered tables, computed here because
- * spaces and topics have no such column.
+ * spaces and topics have no such column. Items keep their source's order
+ * (`position`), name breaking ties.
  */
 
 export interface CategoryRow {
@@ -61,13 +62,14 @@ export interface SpaceTopicRow {
 export interface ItemNodeRow {
   readonly id: string
   readonly parentId: string | null
+  readonly position: number
   readonly kind: ItemKind
   readonly name: string
   readonly body: string | null
 }
 
 export interface TopicDetailRow extends TopicRow {
-  /** Every live item of the topic (below live parents only), by name: each parent's children come in name order. */
+  /** Every live item of the topic (below live parents only): each parent's children come in their order (position, then name). */
   readonly items: ReadonlyArray<ItemNodeRow>
   readonly related: ReadonlyArray<{ readonly id: string; readonly name: string; readonly relation: TopicRelation }>
 }
@@ -208,14 +210,14 @@ export class KnowledgeGraphRepo extends Effect.Service<KnowledgeGraphRepo>()("@t
         SELECT ${topicColumns},
           COALESCE((
             WITH RECURSIVE tree AS (
-              SELECT i.id, i.parent_item_id, i.kind, i.name, i.body FROM items i
+              SELECT i.id, i.parent_item_id, i.position, i.kind, i.name, i.body FROM items i
               WHERE i.org_id = p.org_id AND i.topic_id = p.id AND i.parent_item_id IS NULL AND i.state = 'live'
               UNION ALL
-              SELECT i.id, i.parent_item_id, i.kind, i.name, i.body FROM tree JOIN items i
+              SELECT i.id, i.parent_item_id, i.position, i.kind, i.name, i.body FROM tree JOIN items i
                 ON i.org_id = p.org_id AND i.parent_item_id = tree.id AND i.state = 'live'
             )
-            SELECT json_agg(json_build_object('id', tree.id, 'parentId', tree.parent_item_id, 'kind', tree.kind,
-              'name', tree.name, 'body', tree.body) ORDER BY ${nameOrder("tree")}, tree.id)
+            SELECT json_agg(json_build_object('id', tree.id, 'parentId', tree.parent_item_id, 'position', tree.position,
+              'kind', tree.kind, 'name', tree.name, 'body', tree.body) ORDER BY tree.position, ${nameOrder("tree")}, tree.id)
             FROM tree
           ), '[]') AS items,
           COALESCE((

@@ -24,14 +24,17 @@ export interface ItemRow {
   readonly kind: ItemKind
   readonly body: string | null
   readonly parent_item_id: string | null
+  readonly position: number
   readonly topic_id: string
   readonly topic_name: string
-  readonly children: ReadonlyArray<{ readonly id: string; readonly name: string; readonly kind: ItemKind }>
+  readonly children: ReadonlyArray<
+    { readonly id: string; readonly name: string; readonly position: number; readonly kind: ItemKind }
+  >
   readonly evidence: ReadonlyArray<EvidenceRow>
 }
 
 /**
- * One item with its live children and its evidence;
+ * One item with its live children (in their order: position, then name) and its evidence;
  * the rest of the graph is graph-repo.ts's. Evidence shows only through
  * published content the reader can read.
  */
@@ -43,9 +46,10 @@ export class KnowledgeItemRepo extends Effect.Service<KnowledgeItemRepo>()("@tks
     /** One item in the live graph that `reader` can read, with its live children and its evidence from readable, published content. */
     const item = (orgId: OrganizationId, reader: Reader, itemId: string) =>
       sql<ItemRow>`
-        SELECT i.id, i.name, i.kind, i.body, i.parent_item_id, t.id AS topic_id, t.name AS topic_name,
+        SELECT i.id, i.name, i.kind, i.body, i.parent_item_id, i.position, t.id AS topic_id, t.name AS topic_name,
           COALESCE((
-            SELECT json_agg(json_build_object('id', ch.id, 'name', ch.name, 'kind', ch.kind) ORDER BY ${nameOrder("ch")}, ch.id)
+            SELECT json_agg(json_build_object('id', ch.id, 'name', ch.name, 'position', ch.position, 'kind', ch.kind)
+              ORDER BY ch.position, ${nameOrder("ch")}, ch.id)
             FROM items ch WHERE ch.org_id = i.org_id AND ch.parent_item_id = i.id AND ch.state = 'live'
           ), '[]') AS children,
           COALESCE((

@@ -67,7 +67,7 @@ export class KnowledgeGraph extends Effect.Service<KnowledgeGraph>()("@tks/core/
       url: links.topic(row.id)
     })
 
-    /** The item rows as trees: top-level items, each with its children (rows come in name order). */
+    /** The item rows as trees: top-level items, each with its children (rows come in sibling order). */
     const itemTree = (rows: ReadonlyArray<ItemNodeRow>): ReadonlyArray<TopicItem> => {
       const childrenOf = new Map<string | null, Array<ItemNodeRow>>()
       for (const row of rows) {
@@ -78,6 +78,7 @@ export class KnowledgeGraph extends Effect.Service<KnowledgeGraph>()("@tks/core/
       const build = (row: ItemNodeRow): TopicItem => ({
         id: row.id,
         name: row.name,
+        position: row.position,
         kind: row.kind,
         body: row.body,
         url: links.item(row.id),
@@ -200,6 +201,7 @@ export class KnowledgeGraph extends Effect.Service<KnowledgeGraph>()("@tks/core/
         body: row.body,
         topic: { id: row.topic_id, name: row.topic_name },
         parentItemId: row.parent_item_id,
+        position: row.position,
         children: row.children.map((child) => ({ ...child, url: links.item(child.id) })),
         evidence: row.evidence.map(evidenceView),
         url: links.item(row.id)

@@ -26,6 +26,8 @@ export interface ItemToWrite {
   readonly name: string
   readonly body: string | null
   readonly originKey: string
+  /** From 1 among the siblings this content states, in its order. */
+  readonly position: number
 }
 
 export interface EvidenceToWrite {
@@ -105,18 +107,39 @@ export class ProcessingKnowledgeRepo extends Effect.Service<ProcessingKnowledgeR
         return ids
       })
 
-    /** Items of one depth (their parents already written); returns ids by `topicId/originKey`. (topic, origin key) pairs must be distinct. */
-    const upsertItems = (orgId: string, items: ReadonlyArray<ItemToWrite>) =>
+    /**
+     * Items of one depth (their parents already written); returns ids by
+     * `topicId/originKey`. (topic, origin key) pairs must be distinct.
+     *
+     * Positions: the content's items keep its order, placed after the
+     * siblings that other sources gave (curated items, another document's),
+     * so each source's items stay together and in their own order. Siblings
+     * this content gave on an earlier run do not count (they are being
+     * rewritten, or no longer stated), so a run repeated writes the same places.
+     */
+    const upsertItems = (orgId: string, contentId: string, items: ReadonlyArray<ItemToWrite>) =>
       items.length === 0 ? Effect.succeed(new Map<string, string>()) : sql<{ id: string; topic_id: string; origin_key: string }>`
-        INSERT INTO items (org_id, id, topic_id, parent_item_id, kind, name, body, origin_key)
-        SELECT ${orgId}, i.id, i.topic_id, i.parent_id, i.kind, i.name, i.body, i.origin_key
-        FROM unnest(${items.map(() => newId("item"))}::text[], ${items.map((i) => i.topicId)}::text[],
-                    ${items.map((i) => i.parentId)}::text[], ${items.map((i) => i.kind)}::text[],
-                    ${items.map((i) => i.name)}::text[], ${items.map((i) => i.body)}::text[],
-                    ${items.map((i) => i.originKey)}::text[])
-          AS i(id, topic_id, parent_id, kind, name, body, origin_key)
+        WITH incoming AS (
+          SELECT * FROM unnest(${items.map(() => newId("item"))}::text[], ${items.map((i) => i.topicId)}::text[],
+                               ${items.map((i) => i.parentId)}::text[], ${items.map((i) => i.kind)}::text[],
+                               ${items.map((i) => i.name)}::text[], ${items.map((i) => i.body)}::text[],
+                               ${items.map((i) => i.originKey)}::text[], ${items.map((i) => i.position)}::int[])
+            AS i(id, topic_id, parent_id, kind, name, body, origin_key, position)
+        ), placed AS (
+          SELECT g.topic_id, g.parent_id, COALESCE((
+            SELECT max(s.position) FROM items s
+            WHERE s.org_id = ${orgId} AND s.topic_id = g.topic_id
+              AND (CASE WHEN g.parent_id IS NULL THEN s.parent_item_id IS NULL ELSE s.parent_item_id = g.parent_id END)
+              AND NOT EXISTS (SELECT 1 FROM incoming x WHERE x.topic_id = s.topic_id AND x.origin_key = s.origin_key)
+              AND NOT EXISTS (SELECT 1 FROM evidence e WHERE e.org_id = s.org_id AND e.item_id = s.id AND e.content_id = ${contentId})
+          ), 0) AS after
+          FROM (SELECT DISTINCT topic_id, parent_id FROM incoming) g
+        )
+        INSERT INTO items (org_id, id, topic_id, parent_item_id, kind, name, body, origin_key, position)
+        SELECT ${orgId}, i.id, i.topic_id, i.parent_id, i.kind, i.name, i.body, i.origin_key, p.after + i.position
+        FROM incoming i JOIN placed p ON p.topic_id = i.topic_id AND p.parent_id IS NOT DISTINCT FROM i.parent_id
         ON CONFLICT (org_id, topic_id, origin_key) WHERE origin_key IS NOT NULL
-        DO UPDATE SET body = coalesce(items.body, excluded.body)
+        DO UPDATE SET body = coalesce(items.body, excluded.body), position = excluded.position
         RETURNING id, topic_id, origin_key`.pipe(
         Effect.map((rows) => new Map(rows.map((row) => [`${row.topic_id}/${row.origin_key}`, row.id])))
       )

@@ -68,9 +68,17 @@ export const persistPlan = (
         if (seen.has(`${topicId}/${item.key}`)) continue
         seen.add(`${topicId}/${item.key}`)
         const parentId = item.parentKey === null ? null : idOf(topicId, item.parentKey) ?? null
-        rows.push({ topicId, parentId, kind: item.kind, name: item.name, body: item.body, originKey: item.key })
+        rows.push({
+          topicId,
+          parentId,
+          kind: item.kind,
+          name: item.name,
+          body: item.body,
+          originKey: item.key,
+          position: item.position
+        })
       }
-      for (const [k, id] of yield* repo.upsertItems(orgId, rows)) itemIds.set(k, id)
+      for (const [k, id] of yield* repo.upsertItems(orgId, key.contentId, rows)) itemIds.set(k, id)
     }
 
     const chapterIds = new Map(chapters.map((chapter) => [chapter.sequence, chapter.id]))

@@ -9,7 +9,9 @@ import { locateQuote } from "./locate.js"
  * (category, slug), items keyed by origin key within their topic (children
  * under their parent's key), each with the evidence found in the body.
  * Duplicates the extractor returned are merged, never written twice; items
- * whose quote is not in the body are dropped with their children.
+ * whose quote is not in the body are dropped with their children. Extractors
+ * return items in document order; each item's `position` numbers it among its
+ * siblings in that order (a duplicate keeps the place it was first given).
  */
 
 export interface PlannedEvidence {
@@ -25,6 +27,8 @@ export interface PlannedItem {
   readonly key: string
   readonly parentKey: string | null
   readonly depth: number
+  /** From 1 among the items of the same parent (or the topic's top-level items), in document order. */
+  readonly position: number
   readonly kind: ItemKind
   readonly name: string
   readonly body: string | null
@@ -55,6 +59,7 @@ interface MutableItem {
   key: string
   parentKey: string | null
   depth: number
+  position: number
   kind: ItemKind
   name: string
   body: string | null
@@ -67,6 +72,8 @@ interface MutableTopic {
   name: string
   description: string | null
   items: Map<string, MutableItem>
+  /** How many items each parent (by key; "" for the topic) has so far. */
+  siblings: Map<string, number>
 }
 
 const countItems = (items: ReadonlyArray<ExtractedItem>): number =>
@@ -91,10 +98,16 @@ export const planKnowledge = (
     cursor = range.start
     const key = parentKey === null ? itemKey(item.name) : childKey(parentKey, item.name)
     const existing = topic.items.get(key)
+    const nextPosition = () => {
+      const position = (topic.siblings.get(parentKey ?? "") ?? 0) + 1
+      topic.siblings.set(parentKey ?? "", position)
+      return position
+    }
     const planned: MutableItem = existing ?? {
       key,
       parentKey,
       depth,
+      position: nextPosition(),
       kind: item.kind,
       name: item.name,
       body: item.body,
@@ -124,7 +137,8 @@ export const planKnowledge = (
       slug,
       name: extracted.name,
       description: extracted.description,
-      items: new Map<string, MutableItem>()
+      items: new Map<string, MutableItem>(),
+      siblings: new Map<string, number>()
     }
     if (topic.description === null) topic.description = extracted.description
     topics.set(topicKey, topic)

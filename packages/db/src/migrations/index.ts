@@ -17,6 +17,7 @@ import thirdParties from "./0014_third_parties.js"
 import rateLimitCountersUnlogged from "./0015_rate_limit_counters_unlogged.js"
 import memberCounts from "./0016_member_counts.js"
 import jobTraceContext from "./0017_job_trace_context.js"
+import itemPositions from "./0018_item_positions.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -36,5 +37,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0014_third_parties": thirdParties,
   "0015_rate_limit_counters_unlogged": rateLimitCountersUnlogged,
   "0016_member_counts": memberCounts,
-  "0017_job_trace_context": jobTraceContext
+  "0017_job_trace_context": jobTraceContext,
+  "0018_item_positions": itemPositions
 }

@@ -19,7 +19,7 @@ export class KnowledgeTools extends RpcGroup.make(
   tool("get_topic", {
     title: "Read a topic",
     description:
-      "One topic of the knowledge graph: its description, its space and category, its items (processes, policies, facts, as a tree) and its related and prerequisite topics. Not found when the topic is archived, superseded or in a space the caller cannot read.",
+      "One topic of the knowledge graph: its description, its space and category, its items (processes, policies, facts, as a tree in their source's order: a procedure's steps keep their numbered order, each item carries its position) and its related and prerequisite topics. Not found when the topic is archived, superseded or in a space the caller cannot read.",
     payload: Schema.Struct({ topicId: IdInput("The topic's id, e.g. from search_service or get_space") }),
     success: TopicDetail,
     policy: policies.knowledge.topic
@@ -27,7 +27,7 @@ export class KnowledgeTools extends RpcGroup.make(
   tool("get_item", {
     title: "Read an item",
     description:
-      "One item (a process, policy or fact) with its child items and its source evidence: the quote, the video timestamps or document character range it came from, a confidence from 0 to 1, and links to the source content.",
+      "One item (a process, policy or fact) with its position among its siblings, its child items in their order and its source evidence: the quote, the video timestamps or document character range it came from, a confidence from 0 to 1, and links to the source content.",
     payload: Schema.Struct({ itemId: IdInput("The item's id, e.g. from get_topic") }),
     success: ItemDetail,
     policy: policies.knowledge.item
