@@ -5,7 +5,7 @@ import { Authenticator } from "@tks/core/auth/service"
 import { ToolCallers } from "@tks/mcp/authorization"
 import { ToolAuthorization } from "@tks/mcp/contract/tool"
 import { Tools } from "@tks/mcp/contract/tools"
-import { withToolInfrastructureErrors } from "@tks/mcp/infrastructure-errors"
+import { withSqlErrorAnswers } from "@tks/core/common/database-failures"
 import { parseBearer } from "@tks/domain/bearer"
 import { BadRequestCode } from "@tks/domain/errors"
 import { summarizeDecodeIssues } from "../http/decode-errors.js"
@@ -104,7 +104,7 @@ const RpcCallAuthorization = Layer.effect(
     const authenticator = yield* Authenticator
     const callers = yield* ToolCallers
     return ToolAuthorization.of(({ headers, rpc }) =>
-      withToolInfrastructureErrors(authenticator.identify(parseBearer(headers.authorization) ?? "")).pipe(
+      withSqlErrorAnswers(authenticator.identify(parseBearer(headers.authorization) ?? "")).pipe(
         Effect.flatMap((actor) => callers.authorizeTool(actor, rpc))
       )
     )
