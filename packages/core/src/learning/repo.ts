@@ -15,6 +15,7 @@ export interface LessonToStart {
   readonly open_enrollment_id: string | null
 }
 
+/** An enrollment as its learner and the training views read it. */
 export interface EnrollmentRow {
   readonly id: string
   readonly lesson_id: string
