@@ -2,8 +2,9 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import type { MemberStatus } from "@tks/domain/roles"
-import { type PersonQueueRow, personQueueRows, type QueueInput } from "./queue-sql.js"
-import { TopicGraph, type TopicGraphSnapshot } from "./topic-graph.js"
+import { type PersonQueueRow, personQueueRows, type QueueInput } from "./person-queue-repo.js"
+import type { TopicGraphSnapshot } from "./topic-graph.js"
+import { TopicGraph } from "./topic-graph-repo.js"
 import { direct } from "@tks/db/direct"
 
 export type { QueueFactRow } from "./fact-rows.js"
@@ -42,7 +43,7 @@ export class LearningQueueRepo extends Effect.Service<LearningQueueRepo>()("@tks
 
     /**
      * What `userId`'s queue as `reader` sees it at `now` is made from: the person's rows
-     * (queue-sql.ts) and the organization's topic graph at the version they saw (topic-graph.ts).
+     * (person-queue-repo.ts) and the organization's topic graph at the version they saw (topic-graph-repo.ts).
      */
     const sources = (input: QueueInput): Effect.Effect<QueueSources, SqlError> =>
       Effect.flatMap(direct(sql, personQueueRows(sql, input)), ([person]) =>

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { OrganizationId } from "@tks/domain/ids"
+import type { Notice } from "@tks/domain/notice"
 
 export type Channel = "email" | "sms"
 export type NotificationStatus = "PENDING" | "SENT" | "SKIPPED" | "FAILED"
@@ -34,7 +35,7 @@ export interface Settlement {
 }
 
 /**
- * The outbox rows after they are written (outbox.ts writes them): read one
+ * The outbox rows: written for the people an act tells (outbox.ts), read one
  * for delivery, record each attempt and the final status. Every status
  * change is conditional on the row still being PENDING, so a notification
  * is settled once however many workers reach it.
@@ -42,6 +43,22 @@ export interface Settlement {
 export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@tks/core/NotificationsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+
+    /**
+     * One email row per ACTIVE person of `userIds` and one text row per such
+     * person with a phone, with the address, name and notice as they are
+     * now, in one INSERT ... SELECT however many people. Returns the new ids.
+     */
+    const write = (orgId: OrganizationId, userIds: ReadonlyArray<string>, notice: Notice) =>
+      sql<{ id: string }>`
+        INSERT INTO notifications (org_id, id, user_id, channel, kind, recipient, recipient_name, notice)
+        SELECT u.org_id, 'ntf_' || replace(gen_random_uuid()::text, '-', ''), u.id, c.channel, ${notice._tag},
+          CASE c.channel WHEN 'email' THEN u.email ELSE btrim(u.phone) END, u.name, ${JSON.stringify(notice)}::jsonb
+        FROM users u
+        CROSS JOIN (VALUES ('email'), ('sms')) AS c (channel)
+        WHERE u.org_id = ${orgId} AND u.id = ANY(${[...userIds]}::text[]) AND u.status = 'ACTIVE'
+          AND (c.channel = 'email' OR coalesce(btrim(u.phone), '') <> '')
+        RETURNING id`.pipe(Effect.map((rows) => rows.map((row) => row.id)))
 
     const load = (ref: NotificationRef) =>
       sql<StoredNotification>`
@@ -87,6 +104,6 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@tks
         UPDATE notifications SET status = 'FAILED', error = ${reason}, finished_at = now()
         WHERE org_id = ${ref.orgId} AND id = ${ref.id} AND status = 'PENDING'`.pipe(Effect.asVoid)
 
-    return { load, settle, giveUp } as const
+    return { write, load, settle, giveUp } as const
   })
 }) {}

@@ -6,7 +6,7 @@ import { failJobOnSqlError } from "../common/database-failures.js"
 import { JobFailure, type JobHandler } from "../jobs/handler.js"
 import { NotificationOutbox } from "../notifications/outbox.js"
 import { generateQuestions } from "./generate.js"
-import { PopQuizMaterial } from "./material.js"
+import { PopQuizMaterial } from "./material-repo.js"
 import { PopQuizRecipientsRepo } from "./recipients-repo.js"
 
 /**
