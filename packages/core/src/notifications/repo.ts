@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { OrganizationId } from "@tks/domain/ids"
 import type { Notice } from "@tks/domain/notice"
+import { newIds } from "../common/ids.js"
 
 export type Channel = "email" | "sms"
 export type NotificationStatus = "PENDING" | "SENT" | "SKIPPED" | "FAILED"
@@ -47,18 +48,24 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@tks
     /**
      * One email row per ACTIVE person of `userIds` and one text row per such
      * person with a phone, with the address, name and notice as they are
-     * now, in one INSERT ... SELECT however many people. Returns the new ids.
+     * now, in one INSERT ... SELECT however many people. Each person comes
+     * with two new ids, one per channel; a text's id goes unused when they
+     * have no phone. Returns the new ids.
      */
-    const write = (orgId: OrganizationId, userIds: ReadonlyArray<string>, notice: Notice) =>
-      sql<{ id: string }>`
+    const write = (orgId: OrganizationId, userIds: ReadonlyArray<string>, notice: Notice) => {
+      const people = [...new Set(userIds)]
+      const ids = newIds("notification", 2 * people.length)
+      return sql<{ id: string }>`
         INSERT INTO notifications (org_id, id, user_id, channel, kind, recipient, recipient_name, notice)
-        SELECT u.org_id, 'ntf_' || replace(gen_random_uuid()::text, '-', ''), u.id, c.channel, ${notice._tag},
+        SELECT u.org_id, CASE c.channel WHEN 'email' THEN p.email_id ELSE p.sms_id END, u.id, c.channel, ${notice._tag},
           CASE c.channel WHEN 'email' THEN u.email ELSE btrim(u.phone) END, u.name, ${JSON.stringify(notice)}::jsonb
-        FROM users u
+        FROM unnest(${people}::text[], ${ids.slice(0, people.length)}::text[], ${ids.slice(people.length)}::text[])
+          AS p(user_id, email_id, sms_id)
+        JOIN users u ON u.org_id = ${orgId} AND u.id = p.user_id
         CROSS JOIN (VALUES ('email'), ('sms')) AS c (channel)
-        WHERE u.org_id = ${orgId} AND u.id = ANY(${[...userIds]}::text[]) AND u.status = 'ACTIVE'
-          AND (c.channel = 'email' OR coalesce(btrim(u.phone), '') <> '')
+        WHERE u.status = 'ACTIVE' AND (c.channel = 'email' OR coalesce(btrim(u.phone), '') <> '')
         RETURNING id`.pipe(Effect.map((rows) => rows.map((row) => row.id)))
+    }
 
     const load = (ref: NotificationRef) =>
       sql<StoredNotification>`
