@@ -62,7 +62,7 @@ const payloadProblem = (rpc: Rpc.AnyWithProps, payload: unknown, line: number): 
  * carry schema dumps and JavaScript error text (a body of `null` was
  * "Cannot read properties of null").
  */
-export const rpcBodyProblem = (body: string): InputProblem | undefined => {
+const rpcBodyProblem = (body: string): InputProblem | undefined => {
   const lines = body.split("\n").filter((text) => text.trim() !== "")
   if (lines.length === 0) return { code: BadRequestCode.validation, message: `The body must hold one request per line: ${SHAPE}` }
   for (const [index, text] of lines.entries()) {

@@ -30,7 +30,7 @@ import { makeUnassign } from "./unassign.js"
  * hour per access token, counted per route (the MCP tools doing the same
  * acts will count under the same names).
  */
-export const assigningRoutes = [
+const assigningRoutes = [
   "assignments",
   "unassign",
   "retraining-policy",
@@ -41,7 +41,7 @@ export const assigningRoutes = [
   "due-date",
   "confirm-review"
 ] as const
-export type AssigningRoute = (typeof assigningRoutes)[number]
+type AssigningRoute = (typeof assigningRoutes)[number]
 
 const rules = Object.fromEntries(assigningRoutes.map((route) => [route, SpecRules.assigning(route)])) as Record<
   AssigningRoute,

@@ -45,7 +45,7 @@ const conflict = (error: SqlError) => {
  * defect; anything else (a cancel on user request included) is our bug, a
  * defect.
  */
-export const answerSqlError = (error: SqlError): Effect.Effect<never, ServiceUnavailable | BadRequest> => {
+const answerSqlError = (error: SqlError): Effect.Effect<never, ServiceUnavailable | BadRequest> => {
   switch (classifySqlError(error)) {
     case "unavailable":
       return Effect.logWarning("database unavailable", describeSqlError(error)).pipe(Effect.zipRight(databaseUnavailable()))

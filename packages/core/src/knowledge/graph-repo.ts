@@ -51,7 +51,7 @@ export interface TopicRow {
   readonly item_count: number
 }
 
-export interface SpaceTopicRow {
+interface SpaceTopicRow {
   readonly id: string
   readonly name: string
   readonly slug: string
@@ -66,7 +66,7 @@ export interface ItemNodeRow {
   readonly body: string | null
 }
 
-export interface TopicDetailRow extends TopicRow {
+interface TopicDetailRow extends TopicRow {
   /** Every live item of the topic (below live parents only), by name: each parent's children come in name order. */
   readonly items: ReadonlyArray<ItemNodeRow>
   readonly related: ReadonlyArray<{ readonly id: string; readonly name: string; readonly relation: TopicRelation }>

@@ -10,13 +10,13 @@ import { direct } from "@tks/db/direct"
 export type { QueueFactRow } from "./fact-rows.js"
 
 /** What a person's queue is made from: their own rows and their organization's topic graph at the version those rows saw. */
-export interface QueueSources {
+interface QueueSources {
   readonly person: PersonQueueRow
   readonly graph: TopicGraphSnapshot
 }
 
 /** The person whose queue is read, and whether the reader manages them at any depth of the reporting line. */
-export interface QueuePersonRow {
+interface QueuePersonRow {
   readonly id: string
   readonly name: string
   readonly email: string

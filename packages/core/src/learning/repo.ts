@@ -7,7 +7,7 @@ import { lessonReadable, type Reader } from "../knowledge/access.js"
 import { newId } from "../common/ids.js"
 
 /** A lesson as starting it sees it, with the caller's enrollment in progress if they have one. */
-export interface LessonToStart {
+interface LessonToStart {
   readonly id: string
   readonly status: "open" | "closed"
   readonly personal_for_user_id: string | null

@@ -14,7 +14,7 @@ import { NotificationsRepo } from "./repo.js"
  */
 export const DELIVERY_ATTEMPTS = 8
 
-export interface TellInput {
+interface TellInput {
   readonly orgId: OrganizationId
   /** The people the act reached; anyone not an ACTIVE person of the organization is passed over. */
   readonly userIds: ReadonlyArray<string>

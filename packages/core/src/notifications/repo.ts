@@ -4,10 +4,10 @@ import type { OrganizationId } from "@tks/domain/ids"
 import type { Notice } from "@tks/domain/notice"
 import { newIds } from "../common/ids.js"
 
-export type Channel = "email" | "sms"
-export type NotificationStatus = "PENDING" | "SENT" | "SKIPPED" | "FAILED"
+type Channel = "email" | "sms"
+type NotificationStatus = "PENDING" | "SENT" | "SKIPPED" | "FAILED"
 /** What came of one attempt (notification_attempts.outcome). */
-export type AttemptOutcome = "sent" | "retryable" | "permanent" | "skipped"
+type AttemptOutcome = "sent" | "retryable" | "permanent" | "skipped"
 
 export interface NotificationRef {
   readonly orgId: OrganizationId
@@ -27,7 +27,7 @@ export interface StoredNotification {
 }
 
 /** How an attempt ends: recorded always; `status` set only on a notification still PENDING. */
-export interface Settlement {
+interface Settlement {
   readonly outcome: AttemptOutcome
   readonly status?: Exclude<NotificationStatus, "PENDING">
   readonly provider: string | null

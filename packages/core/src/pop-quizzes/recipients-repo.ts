@@ -6,7 +6,7 @@ import type { QuestionResult, QuizDifficulty, QuizStatus, StoredQuestion } from 
 import { questionWrites } from "../quizzes/question-writes-repo.js"
 
 /** A recipient with their quiz: what preparing and answering it read. */
-export interface RecipientQuizRow {
+interface RecipientQuizRow {
   readonly recipient_id: string
   readonly user_id: string
   readonly status: PopQuizRecipientStatus

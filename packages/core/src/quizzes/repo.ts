@@ -7,7 +7,7 @@ import { itemLive } from "../knowledge/access.js"
 import { questionWrites } from "./question-writes-repo.js"
 
 /** What preparing one enrollment's quiz reads: the quiz row and the lesson's material. */
-export interface QuizMaterial {
+interface QuizMaterial {
   readonly status: QuizStatus
   readonly difficulty: QuizDifficulty
   readonly title: string
