@@ -84,6 +84,14 @@ module.exports = {
       comment: "Shipped code never depends on test code (test harnesses may be shared between tests only).",
       from: { path: "^(packages|apps)/[^/]+/src/" },
       to: { path: "^(packages|apps)/[^/]+/test/" }
+    },
+    {
+      name: "src-imports-only-runtime-dependencies",
+      severity: "error",
+      comment:
+        "Shipped code imports only its package's dependencies: a devDependency is not installed with the package (a type-only import of one is fine).",
+      from: { path: "^(packages|apps)/[^/]+/src/" },
+      to: { dependencyTypes: ["npm-dev"], dependencyTypesNot: ["type-only"] }
     }
   ],
   options: {

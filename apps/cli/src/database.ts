@@ -9,7 +9,7 @@ import { MigrationsLive } from "@tks/db/migrate"
  * brought up to date first: an operator's first command on a new data
  * directory works without a separate `migrate`.
  */
-export const MigratedDatabase = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
+const MigratedDatabase = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
 
 /** What the organization and token commands use; built only by the commands that need a database. */
 export const CliServices = Layer.mergeAll(FixtureImporter.Default, Authenticator.Default).pipe(

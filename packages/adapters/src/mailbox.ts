@@ -41,7 +41,7 @@ export const writeMailboxFile = (dir: string, name: string, content: string) =>
     catch: (cause) => retryable(`could not write to the mailbox: ${cause instanceof Error ? cause.message : String(cause)}`)
   })
 
-export interface MailboxChannel {
+interface MailboxChannel {
   /** How the logs name the channel ("email", "text messages"). */
   readonly channel: string
   /** Its folder under the mailbox. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { assembleQueue } from "@tks/core/learning-queue/assemble"
-import type { HeldDutyTopic, PersonQueueRow } from "@tks/core/learning-queue/queue-sql"
+import type { HeldDutyTopic, PersonQueueRow } from "@tks/core/learning-queue/person-queue-repo"
 import type { TopicGraphSnapshot, TopicNode } from "@tks/core/learning-queue/topic-graph"
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { assembleQueue, type QueueFactRow } from "@tks/core/learning-queue/assemble"
 import { type Candidate, queueCandidates } from "@tks/core/learning-queue/candidates"
 import { compareC, factRows } from "@tks/core/learning-queue/fact-rows"
-import type { HeldAreaDuty, HeldDutyTopic, OwedItem, PersonQueueRow } from "@tks/core/learning-queue/queue-sql"
+import type { HeldAreaDuty, HeldDutyTopic, OwedItem, PersonQueueRow } from "@tks/core/learning-queue/person-queue-repo"
 import type { Prerequisite, TopicGraphSnapshot, TopicNode } from "@tks/core/learning-queue/topic-graph"
 import type { RaciRole } from "@tks/domain/duty"
 import {

@@ -11,7 +11,7 @@ const TestLayer = Layer.mergeAll(NotificationOutbox.Default, FixtureImporter.Def
 const tell = (input: Parameters<NotificationOutbox["tell"]>[0]) => Effect.flatMap(NotificationOutbox, (outbox) => outbox.tell(input))
 
 layer(TestLayer)("NotificationOutbox.tell", (it) => {
-  it.effect("a person with a phone gets an email and a text, one without (or with a blank one) an email only, a deactivated person nothing", () =>
+  it.effect("a person with a phone gets an email and a text, one without (or with a blank one) an email only, a deactivated person nothing; each row and its job get an id in the app's format (ntf_, job_)", () =>
     Effect.gen(function*() {
       const crew = yield* importCrew("Tell Crew")
       const { ava, ben, cleo, dora } = crew.people
@@ -25,13 +25,16 @@ layer(TestLayer)("NotificationOutbox.tell", (it) => {
         ["Cleo Park", "email", "cleo@crew.test", "PENDING"]
       ])
       for (const row of rows) {
-        expect(row.id).toMatch(/^ntf_[0-9a-f]{32}$/)
+        expect(row.id).toMatch(/^ntf_[0-9a-hjkmnp-tv-z]{20}$/)
         expect(row).toMatchObject({ kind: "LessonAssigned", notice: lessonAssigned, sent: false, provider_message_id: null })
       }
       // One delivery job per row, pending, with the notification's own number of attempts.
       const jobs = yield* deliveryJobsOf(crew.orgId)
       expect(jobs.map((job) => job.subject_id)).toEqual(rows.map((row) => row.id).sort())
-      for (const job of jobs) expect(job).toMatchObject({ status: "PENDING", attempts: 0, max_attempts: DELIVERY_ATTEMPTS })
+      for (const job of jobs) {
+        expect(job).toMatchObject({ status: "PENDING", attempts: 0, max_attempts: DELIVERY_ATTEMPTS })
+        expect(job.id).toMatch(/^job_[0-9a-hjkmnp-tv-z]{20}$/)
+      }
     }))
 
   it.effect("people of another organization, unknown ids and repeats are passed over; naming nobody writes nothing", () =>

@@ -151,13 +151,6 @@ export const makePgClient = (
 export const clientContext = (client: PgClient.PgClient) =>
   Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClient.SqlClient, client))
 
-/** A PgClient layer for a known URL. */
-export const pgClientLayer = (
-  url: Redacted.Redacted,
-  settings: PoolSettings
-): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
-  Layer.scopedContext(Effect.map(makePgClient(url, settings), clientContext)).pipe(Layer.provide(Reactivity.layer))
-
 /** Socket connections the embedded server accepts: the pool, a LISTEN client, and sockets still closing. */
 export const embeddedConnectionLimit = (poolMax: number) => 2 * poolMax + 1
 

@@ -1,7 +1,7 @@
 import { Config, Duration, Option, Redacted } from "effect"
 
 /** The environment variables the database layer reads (the README lists these). */
-export const DatabaseEnv = {
+const DatabaseEnv = {
   url: "DATABASE_URL",
   dataDir: "DATA_DIR",
   poolMax: "DB_POOL_MAX",

@@ -15,7 +15,7 @@ export const IN_MEMORY = "memory://"
 /** The name `pg` gives the socket in a host directory (port 5432). */
 export const SOCKET_NAME = ".s.PGSQL.5432"
 
-export interface EmbeddedDatabase {
+interface EmbeddedDatabase {
   /** A postgres:// URL to the socket server, for the same PgClient as a real server. */
   readonly url: Redacted.Redacted
   /** The owner-only directory holding the Unix socket (removed with the scope). */
@@ -24,7 +24,7 @@ export interface EmbeddedDatabase {
   readonly dataDir: string
 }
 
-export interface EmbeddedOptions {
+interface EmbeddedOptions {
   /** A directory (created if missing), or `memory://`. */
   readonly dataDir: string
   /** Socket connections to accept; pglite-socket's default of 1 starves a pool (pitfall 7). */

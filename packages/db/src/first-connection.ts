@@ -14,7 +14,7 @@ export class DatabaseUnreachableError extends Data.TaggedError("DatabaseUnreacha
 }> {}
 
 /** Where `url` points, as an operator would write it: host:port, or the Unix socket path. */
-export const databaseAddress = (url: Redacted.Redacted): string => {
+const databaseAddress = (url: Redacted.Redacted): string => {
   try {
     const parsed = new URL(Redacted.value(url))
     const port = parsed.searchParams.get("port") || parsed.port || "5432"

@@ -58,7 +58,7 @@ export const runMigrations = (
   })
 
 /** Runs the migrations when built; for the composition root, before anything serves. */
-export const migrationsLayer = (
+const migrationsLayer = (
   records: Migrations = schemaMigrations
 ): Layer.Layer<never, Migrator.MigrationError | SqlError, SqlClient.SqlClient> =>
   Layer.effectDiscard(runMigrations(records))

@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { NodeFS } from "@electric-sql/pglite/nodefs"
 
 /** Bits an owner-only file or directory must not have (group and others). */
-export const NOT_OWNER = 0o077
+const NOT_OWNER = 0o077
 
 type InitOptions = Parameters<NodeFS["init"]>[1]
 type Initialized = ReturnType<NodeFS["init"]>

@@ -28,7 +28,7 @@ const ENDS_BATCH = new Set(["S", "Q"].map((c) => c.charCodeAt(0)))
  * the whole of a transaction. It also keeps going after a message fails,
  * where the original stopped serving every connection.
  */
-export class SessionQueue {
+class SessionQueue {
   private readonly queue: Array<Queued> = []
   private processing = false
   /** The connection holding the session (an open batch or transaction), if any. */

@@ -4,7 +4,7 @@ import type pg from "pg"
 import { poolOf } from "./direct.js"
 
 /** The connection pool as it is at one moment (pg-pool's own counts). */
-export interface PoolStatistics {
+interface PoolStatistics {
   /** Connections open or opening. */
   readonly total: number
   /** Open connections nobody holds. */

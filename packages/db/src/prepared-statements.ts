@@ -61,7 +61,7 @@ const isPlainConfig = (config: unknown): config is QueryConfig =>
   typeof (config as { submit?: unknown }).submit !== "function" &&
   typeof (config as { text?: unknown }).text === "string"
 
-export interface PreparingClient extends pg.Client {
+interface PreparingClient extends pg.Client {
   /** Deallocates the least recently used statements above the capacity. */
   trimPrepared(): void
 }

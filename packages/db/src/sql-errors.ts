@@ -19,7 +19,7 @@ import { Predicate } from "effect"
  * - constraint: class 23 (a rule the service did not check first) -> 409;
  * - other: anything else is our bug -> a logged 500.
  */
-export type SqlErrorKind = "unavailable" | "timeout" | "data" | "constraint" | "other"
+type SqlErrorKind = "unavailable" | "timeout" | "data" | "constraint" | "other"
 
 // A SQLSTATE: five characters whose class is two digits or F0, HV, P0, XX.
 // Node's system error codes (EPIPE, ...) never start that way.

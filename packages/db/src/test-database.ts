@@ -14,7 +14,7 @@ import { migrations as schemaMigrations } from "./migrations/index.js"
 import { imagePath, openFreshPGlite, openImage, saveImage } from "./pglite-image.js"
 import { schemaKey } from "./schema-key.js"
 
-export const TEST_DATABASE_ENV = "TEST_DATABASE_URL"
+const TEST_DATABASE_ENV = "TEST_DATABASE_URL"
 
 export const TEST_POOL: PoolSettings = {
   poolMax: 5,
@@ -161,7 +161,7 @@ export const provisionMigratedTestDatabase = (
     })
   })
 
-export interface TestDatabaseOptions {
+interface TestDatabaseOptions {
   /** Pool settings beyond TEST_POOL (e.g. `{ poolMax: 20 }`). */
   readonly pool?: Partial<PoolSettings>
   /** Defaults to the real schema. */
@@ -189,8 +189,5 @@ export const testDatabaseLayer = (
       return context
     })
   ).pipe(Layer.provide(Reactivity.layer))
-
-/** The same with a given pool size. */
-export const testDatabaseWithPool = (poolMax: number) => testDatabaseLayer({ pool: { poolMax } })
 
 export const TestDatabaseLive = testDatabaseLayer()

@@ -6,7 +6,7 @@ import type { Actor } from "@tks/domain/actor"
 import { parseBearer } from "@tks/domain/bearer"
 import { authorize, isAccess } from "@tks/domain/policy"
 import { ToolAuthorization, ToolPolicy } from "./contract/tool.js"
-import { withToolInfrastructureErrors } from "./infrastructure-errors.js"
+import { withSqlErrorAnswers } from "@tks/core/common/database-failures"
 
 /**
  * The one place the tool transports decide who may call what:
@@ -20,7 +20,7 @@ export class ToolCallers extends Effect.Service<ToolCallers>()("@tks/mcp/ToolCal
     const authenticator = yield* Authenticator
 
     const authenticate = (headers: Headers.Headers) =>
-      withToolInfrastructureErrors(
+      withSqlErrorAnswers(
         // Counted against the token's default rate limit by the authenticating statement itself.
         authenticator.authenticate(parseBearer(headers.authorization) ?? "")
       )

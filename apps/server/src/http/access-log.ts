@@ -7,7 +7,7 @@ import { Clock, Context, DefaultServices, Effect, FiberRef, HashMap, List, LogSp
  * The platform's logger numbers it (`http.span.N`), which makes a new field
  * for an index on every request; one name makes one field.
  */
-export const REQUEST_LOG_SPAN = "http.request"
+const REQUEST_LOG_SPAN = "http.request"
 
 /**
  * The access log: one "Sent HTTP response" line per request, annotated with

@@ -42,7 +42,7 @@ const isMaxBytesExceeded = (error: unknown): boolean =>
   Predicate.isTagged(error, "RequestError") && Predicate.hasProperty(error, "cause") &&
   error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
 
-export interface BodyLimit {
+interface BodyLimit {
   /** 413 for a declared Content-Length over the limit; undefined otherwise. */
   readonly refuse: (request: HttpServerRequest.HttpServerRequest) => HttpServerResponse.HttpServerResponse | undefined
   /** The app, reading at most the limit of the request's body (untouched when there is no body). */

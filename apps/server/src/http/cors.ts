@@ -38,13 +38,13 @@ const EXPOSE_HEADERS =
   "RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id"
 const MAX_AGE = "600"
 
-export interface CorsOptions {
+interface CorsOptions {
   readonly origins: ReadonlyArray<string>
   /** The methods a path answers (for preflight), or undefined for an unknown path. */
   readonly allowedMethods: (path: string) => ReadonlyArray<string> | undefined
 }
 
-export interface CorsPolicy {
+interface CorsPolicy {
   /** The 204 answer to a preflight from an allowed origin for a known path; undefined for any other request. */
   readonly preflight: (request: HttpServerRequest.HttpServerRequest, path: string) => HttpServerResponse.HttpServerResponse | undefined
   /** The response with the CORS headers for the request's origin (or only `Vary: Origin`). */

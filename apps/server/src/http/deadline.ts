@@ -2,7 +2,7 @@ import type { HttpServerResponse } from "@effect/platform"
 import { Config, Duration } from "effect"
 import { errorResponse } from "./error-response.js"
 
-export const REQUEST_TIMEOUT_ENV = "REQUEST_TIMEOUT_MS"
+const REQUEST_TIMEOUT_ENV = "REQUEST_TIMEOUT_MS"
 
 export const RequestTimeoutConfig = Config.integer(REQUEST_TIMEOUT_ENV).pipe(
   Config.validate({ message: `${REQUEST_TIMEOUT_ENV} must be a positive integer`, validation: (ms) => ms > 0 }),
@@ -11,7 +11,7 @@ export const RequestTimeoutConfig = Config.integer(REQUEST_TIMEOUT_ENV).pipe(
 )
 
 /** A route given longer than the default, by exact path or a pattern of paths. */
-export interface LongerDeadline {
+interface LongerDeadline {
   readonly path: string | RegExp
   readonly timeout: Duration.Duration
 }

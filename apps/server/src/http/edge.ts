@@ -15,7 +15,7 @@ import { invalidTextAnswer } from "./request-text.js"
 import { HttpsConfig, securityHeadersFor } from "./security-headers.js"
 
 /** The environment the edge reads: CORS_ORIGINS, BODY_LIMIT_BYTES, PUBLIC_URL, REQUEST_TIMEOUT_MS, NARRATION_SPEECH_TIMEOUT_MS. */
-export const EdgeConfig = Config.all({
+const EdgeConfig = Config.all({
   corsOrigins: CorsOriginsConfig,
   bodyLimit: BodyLimitConfig,
   https: HttpsConfig,
@@ -36,7 +36,7 @@ const NARRATION_PATH = "/v1/narration/synthesize"
 const ASSIGNMENTS_PATH = /^\/v1\/lessons\/[^/]+\/assignments$/
 const ASSIGNMENTS_DEADLINE = Duration.seconds(30)
 
-export interface EdgeOptions {
+interface EdgeOptions {
   /** Every route the router has, for 405 `Allow` and CORS preflight. */
   readonly routes: ReadonlyArray<RouteSpec>
   /** The paths of the HTML docs page (its own Content-Security-Policy). */

@@ -6,7 +6,7 @@ import { HttpServerResponse } from "@effect/platform"
  * The edge modules answer with it directly; the endpoints get it from the
  * error schemas in @tks/domain/errors.
  */
-export interface ErrorBody {
+interface ErrorBody {
   readonly _tag: string
   readonly code: string
   readonly message: string

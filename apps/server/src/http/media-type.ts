@@ -19,7 +19,7 @@ export const jsonBodyRoutesOfApi = <Id extends string, Groups extends HttpApiGro
  * (RFC 8259). A `+json` type (`application/merge-patch+json`) is refused:
  * the framework would read its body as bytes, not JSON.
  */
-export const isJsonMediaType = (contentType: string): boolean => {
+const isJsonMediaType = (contentType: string): boolean => {
   const [type, ...parameters] = contentType.split(";").map((part) => part.trim().toLowerCase())
   if (type !== "application/json") return false
   return parameters.every((parameter) => {

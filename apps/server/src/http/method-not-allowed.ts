@@ -14,7 +14,7 @@ export interface RouteSpec {
   readonly path: string
 }
 
-export type AllowedMethods = (path: string) => ReadonlyArray<string> | undefined
+type AllowedMethods = (path: string) => ReadonlyArray<string> | undefined
 
 /** Every endpoint of an HttpApi (or those `which` keeps) as a RouteSpec (paths include the API's prefix). */
 export const routesOfApi = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(

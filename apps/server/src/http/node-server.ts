@@ -44,7 +44,7 @@ const statusFor = (code: string | undefined): number => {
 }
 
 /** The raw HTTP/1.1 answer to a request Node's parser refused. */
-export const clientErrorAnswer = (code: string | undefined): string => {
+const clientErrorAnswer = (code: string | undefined): string => {
   const status = statusFor(code)
   const requestId = requestIdFor(undefined)
   const body = JSON.stringify({ requestId, ...genericErrorBody(status) })

@@ -24,7 +24,7 @@ const encoder = new TextEncoder()
  * `{"requestId":"…",` spliced in front of a JSON object body: no parse, no
  * re-encode. The id is JSON-escaped (it is visible ASCII, but may hold `"`).
  */
-export const withRequestIdInBody = (
+const withRequestIdInBody = (
   response: HttpServerResponse.HttpServerResponse,
   requestId: string
 ): HttpServerResponse.HttpServerResponse => {

@@ -10,7 +10,7 @@ import { abbreviate, errorResponse } from "./error-response.js"
  * naming the parameter. Body strings are checked by their schemas
  * (@tks/domain/text).
  */
-export interface TextIssue {
+interface TextIssue {
   readonly path: string
   readonly message: string
 }

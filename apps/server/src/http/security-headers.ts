@@ -40,7 +40,7 @@ export const COMMON_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "content-security-policy": API_POLICY
 }
 
-export interface SecurityHeaderOptions {
+interface SecurityHeaderOptions {
   readonly https: boolean
   /** Paths that serve the HTML docs page. */
   readonly docsPaths: ReadonlyArray<string>

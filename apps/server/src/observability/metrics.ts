@@ -35,9 +35,6 @@ export const MetricsConfig = Config.all({
  */
 export class Metrics extends Context.Tag("@tks/server/Metrics")<Metrics, { readonly meter: Option.Option<Meter> }>() {}
 
-/** Metrics are off: nothing is measured. */
-export const MetricsOff = Layer.succeed(Metrics, { meter: Option.none() })
-
 const answer = (response: ServerResponse, status: number, headers: Record<string, string> = {}) =>
   response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(genericErrorBody(status)))
 

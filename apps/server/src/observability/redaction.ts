@@ -5,7 +5,7 @@
  * so those values are replaced before either sees them. Names match
  * case-insensitively; other parameters stay as sent.
  */
-export const CREDENTIAL_PARAMETERS = [
+const CREDENTIAL_PARAMETERS = [
   "access_token",
   "token",
   "key",

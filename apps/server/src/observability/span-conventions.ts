@@ -24,13 +24,13 @@ import { summarizeSql, type SqlSummary } from "./sql-summary.js"
  */
 
 /** The OpenTelemetry span behind an Effect span: its exported name, and attributes Effect would turn to JSON (a list). */
-export interface OtelSpan {
+interface OtelSpan {
   updateName(name: string): unknown
   setAttribute(key: string, value: ReadonlyArray<string>): unknown
 }
 
 /** Applies a convention to one attribute: true when it set it its own way or dropped it, false to set it as given. */
-export type Convention = (span: Tracer.Span, otel: OtelSpan, key: string, value: unknown) => boolean
+type Convention = (span: Tracer.Span, otel: OtelSpan, key: string, value: unknown) => boolean
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"])
 
@@ -44,7 +44,7 @@ export const serverSpanName = (request: HttpServerRequest.HttpServerRequest): st
 const templates = new Map<string, string>()
 
 /** `/v1/members/:id` as `/v1/members/{id}`. */
-export const routeTemplate = (path: string): string => {
+const routeTemplate = (path: string): string => {
   let template = templates.get(path)
   if (template === undefined) {
     template = path.replace(/:([A-Za-z0-9_]+)\??/g, "{$1}")
@@ -59,7 +59,7 @@ const KEPT_HEADERS = new Set([
   "http.response.header.x-request-id"
 ])
 
-export const httpServerConvention: Convention = (span, otel, key, value) => {
+const httpServerConvention: Convention = (span, otel, key, value) => {
   if (key === "http.route" && typeof value === "string") {
     const route = routeTemplate(value)
     span.attribute(key, route)
@@ -87,7 +87,7 @@ const summaryOf = (text: string): SqlSummary | undefined => {
   return summary
 }
 
-export const sqlConvention: Convention = (span, otel, key, value) => {
+const sqlConvention: Convention = (span, otel, key, value) => {
   // @effect/sql's own value names how it ran the statement ("execute"); the statement's operation comes with its text.
   if (key === "db.operation.name") return true
   if (key !== "db.query.text" || typeof value !== "string") return false

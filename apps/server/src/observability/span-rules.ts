@@ -35,7 +35,7 @@ const declaredStatus = (error: unknown): number => {
 }
 
 /** A failure made only of errors that declare a 4xx status: nothing died, nothing was interrupted. */
-export const isExpectedClientError = (cause: Cause.Cause<unknown>): boolean => {
+const isExpectedClientError = (cause: Cause.Cause<unknown>): boolean => {
   if (Cause.isDie(cause) || Cause.isInterrupted(cause)) return false
   const failures = Cause.failures(cause)
   let any = false

@@ -1,7 +1,7 @@
 import { NodeSdk } from "@effect/opentelemetry"
 import { HttpMiddleware } from "@effect/platform"
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
-import { BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base"
+import { BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-node"
 import { Config, Effect, Layer, Option } from "effect"
 import { serverSpanName } from "./span-conventions.js"
 import { withSpanRules } from "./span-rules.js"

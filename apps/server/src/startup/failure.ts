@@ -6,7 +6,7 @@ const oneLine = (text: string) =>
   text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "").join("; ")
 
 /** Which variable, what it accepts, what it got: our settings say it all; Effect's own messages get the name. */
-export const describeConfigError = (error: ConfigError.ConfigError): string => {
+const describeConfigError = (error: ConfigError.ConfigError): string => {
   switch (error._op) {
     case "And":
       return `${describeConfigError(error.left)}; ${describeConfigError(error.right)}`
@@ -34,7 +34,7 @@ const ownMessage = (error: unknown): string | undefined => {
 const selfContained: ReadonlySet<string> = new Set(["DatabaseUnreachableError"])
 
 /** The error's own message, followed by its causes' while they add something ("Failed to connect: connect ECONNREFUSED …"). */
-export const describeError = (error: unknown): string => {
+const describeError = (error: unknown): string => {
   if (ConfigError.isConfigError(error)) return describeConfigError(error)
   const parts: Array<string> = []
   let current: unknown = error

@@ -5,7 +5,7 @@ import { Authenticator } from "@tks/core/auth/service"
 import { ToolCallers } from "@tks/mcp/authorization"
 import { ToolAuthorization } from "@tks/mcp/contract/tool"
 import { Tools } from "@tks/mcp/contract/tools"
-import { withToolInfrastructureErrors } from "@tks/mcp/infrastructure-errors"
+import { withSqlErrorAnswers } from "@tks/core/common/database-failures"
 import { parseBearer } from "@tks/domain/bearer"
 import { BadRequestCode } from "@tks/domain/errors"
 import { summarizeDecodeIssues } from "../http/decode-errors.js"
@@ -62,7 +62,7 @@ const payloadProblem = (rpc: Rpc.AnyWithProps, payload: unknown, line: number): 
  * carry schema dumps and JavaScript error text (a body of `null` was
  * "Cannot read properties of null").
  */
-export const rpcBodyProblem = (body: string): InputProblem | undefined => {
+const rpcBodyProblem = (body: string): InputProblem | undefined => {
   const lines = body.split("\n").filter((text) => text.trim() !== "")
   if (lines.length === 0) return { code: BadRequestCode.validation, message: `The body must hold one request per line: ${SHAPE}` }
   for (const [index, text] of lines.entries()) {
@@ -104,7 +104,7 @@ const RpcCallAuthorization = Layer.effect(
     const authenticator = yield* Authenticator
     const callers = yield* ToolCallers
     return ToolAuthorization.of(({ headers, rpc }) =>
-      withToolInfrastructureErrors(authenticator.identify(parseBearer(headers.authorization) ?? "")).pipe(
+      withSqlErrorAnswers(authenticator.identify(parseBearer(headers.authorization) ?? "")).pipe(
         Effect.flatMap((actor) => callers.authorizeTool(actor, rpc))
       )
     )

@@ -18,7 +18,7 @@ const quoted = (name: string) => `"${oneLine(name).replace(/["\\]/g, (c) => `\\$
  * SMTP sends it), each as written (UTF-8, 8bit, so a person can read the
  * file as it is). The boundary is random, so no text can end a part early.
  */
-export const formatEml = (email: OutgoingEmail, from: string, date: Date): string => {
+const formatEml = (email: OutgoingEmail, from: string, date: Date): string => {
   const boundary = `=_tks_${randomUUID()}`
   const part = (type: string, body: string) => [
     `--${boundary}`,

@@ -1,4 +1,4 @@
-import { Config, type ConfigError, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { createTransport } from "nodemailer"
 import { positiveInteger } from "../config.js"
 import { type Delivered, type DeliveryFailed, messageIdOf, permanent, retryable } from "../delivery.js"
@@ -72,7 +72,7 @@ export const smtpFailure = (cause: unknown): DeliveryFailed => {
   return retryable(reason)
 }
 
-export const makeSmtpSender = (settings: SmtpSettings) =>
+const makeSmtpSender = (settings: SmtpSettings) =>
   Effect.gen(function*() {
     const timeoutMs = Duration.toMillis(settings.timeout)
     const transport = yield* Effect.acquireRelease(
@@ -121,6 +121,3 @@ export const makeSmtpSender = (settings: SmtpSettings) =>
   })
 
 export const smtpLayer = (settings: SmtpSettings): Layer.Layer<MailSender> => Layer.scoped(MailSender, makeSmtpSender(settings))
-
-/** SMTP configured by SMTP_HOST, SMTP_PORT, SMTP_SECURE, SMTP_REQUIRE_TLS, SMTP_USER, SMTP_PASSWORD, MAIL_FROM, SMTP_TIMEOUT_MS. */
-export const SmtpMailLive: Layer.Layer<MailSender, ConfigError.ConfigError> = Layer.unwrapEffect(Effect.map(SmtpConfig, smtpLayer))

@@ -40,7 +40,7 @@ const notFound = (hostname: string): Error =>
   Object.assign(new Error(`${hostname} resolves to no address`), { code: "ENOTFOUND", hostname })
 
 /** The addresses of a name, all vetted: one refused address refuses the name (a split answer is not half-safe). */
-export const resolveVetted = async (
+const resolveVetted = async (
   hostname: string,
   resolver: Resolver,
   isAllowedAddress: AddressPolicy
@@ -72,7 +72,7 @@ const guardedLookup = (resolver: Resolver, isAllowedAddress: AddressPolicy): Loo
   )
 }
 
-export interface GuardOptions {
+interface GuardOptions {
   readonly resolver: Resolver
   readonly isAllowedAddress: AddressPolicy
   /** How long establishing one connection (TCP and TLS) may take. */

@@ -9,7 +9,7 @@ import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from "n
 
 export type ReadableKind = "html" | "pdf" | "text"
 
-export interface MediaType {
+interface MediaType {
   readonly essence: string
   readonly charset: string | null
 }

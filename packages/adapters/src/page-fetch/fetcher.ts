@@ -31,9 +31,9 @@ export interface PageFetcherOptions {
 }
 
 // The time cap stays inside the request deadline (REQUEST_TIMEOUT_MS, 5 s): a slow page is a 400, not a 503.
-export const fetchDefaults = { timeoutMs: 4_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5 } as const
+const fetchDefaults = { timeoutMs: 4_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5 } as const
 
-export const USER_AGENT = "TrainingKnowledgeService-PageFetcher/1.0 (fetches a page a member added to their library)"
+const USER_AGENT = "TrainingKnowledgeService-PageFetcher/1.0 (fetches a page a member added to their library)"
 
 const ACCEPT = "text/html, application/xhtml+xml, application/pdf;q=0.9, text/markdown;q=0.8, text/plain;q=0.7"
 

@@ -9,7 +9,7 @@ import TurndownService from "turndown"
  * body is converted instead, so a short or unusual page still gives text.
  */
 
-export interface ReadablePage {
+interface ReadablePage {
   readonly title: string | null
   readonly siteName: string
   readonly markdown: string

@@ -5,7 +5,7 @@ import { extractText, getDocumentProxy, getMeta } from "unpdf"
  * cite pages. The title comes from the document's metadata when it has one.
  */
 
-export interface ReadablePdf {
+interface ReadablePdf {
   readonly title: string | null
   readonly markdown: string
 }

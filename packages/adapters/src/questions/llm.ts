@@ -59,7 +59,7 @@ const materialOf = (input: QuestionInput, maxChars: number) => {
   return clip(`# ${input.title}\n\n${chapters.join("\n\n")}\n\nItems:\n${items.join("\n")}`, maxChars)
 }
 
-export const makeLlmQuestionGenerator = (settings: LlmSettings) =>
+const makeLlmQuestionGenerator = (settings: LlmSettings) =>
   Effect.gen(function*() {
     const model = yield* LanguageModel.LanguageModel
     const schemaText = JSON.stringify(JSONSchema.make(GeneratedQuiz))

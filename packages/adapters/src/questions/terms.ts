@@ -7,7 +7,7 @@ import { normalizeAnswer } from "@tks/domain/quiz"
  * class as distractors (a number for a number, a weekday for a weekday, an
  * item's name for an item's name, a noun phrase for a noun phrase).
  */
-export type TermClass = "item" | "number" | "time" | "weekday" | "month" | "phrase"
+type TermClass = "item" | "number" | "time" | "weekday" | "month" | "phrase"
 
 export interface Term {
   /** As it is written in the sentence. */
@@ -44,7 +44,7 @@ const matchesOf = (pattern: RegExp, sentence: string, termClass: TermClass): Arr
   [...sentence.matchAll(pattern)].map((match) => ({ text: match[0].trim(), termClass }))
 
 /** The noun phrases compromise finds, without their determiners; pronouns and tiny words left out. */
-export const nounPhrases = (sentence: string): Array<string> =>
+const nounPhrases = (sentence: string): Array<string> =>
   (nlp(sentence).nouns().out("array") as Array<unknown>)
     .filter((phrase): phrase is string => typeof phrase === "string")
     .map((phrase) => phrase.replace(/[\s.,;:!?"'’)(]+$/u, "").replace(/^[\s"'‘(]+/u, "").replace(leadingWords, "").trim())

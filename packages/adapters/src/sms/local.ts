@@ -1,11 +1,11 @@
 import { join } from "node:path"
 import { Effect, Layer, Option } from "effect"
 import type { Delivered } from "../delivery.js"
-import { MailboxDir, writeMailboxFile } from "../mailbox.js"
+import { writeMailboxFile } from "../mailbox.js"
 import { type OutgoingText, SmsSender } from "./port.js"
 
 /** The text message as a person would read it, with the headers the provider would get. */
-export const formatText = (text: OutgoingText, date: Date): string =>
+const formatText = (text: OutgoingText, date: Date): string =>
   [`To: ${text.to.replace(/[\r\n]+/g, " ")}`, `Date: ${date.toISOString()}`, `Idempotency-Key: ${text.id}`, "", text.body, ""].join("\n")
 
 /**
@@ -33,6 +33,3 @@ export const mailboxSmsLayer = (dir: Option.Option<string>): Layer.Layer<SmsSend
         })
     })
   )
-
-/** The local mailbox under MAILBOX_DIR or DATA_DIR (see `MailboxDir`). */
-export const MailboxSmsLive = Layer.unwrapEffect(Effect.map(MailboxDir, mailboxSmsLayer))

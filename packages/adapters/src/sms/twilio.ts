@@ -1,5 +1,5 @@
 import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Config, type ConfigError, Duration, Effect, Layer, Redacted } from "effect"
+import { Config, Duration, Effect, Layer, Redacted } from "effect"
 import { httpUrl, positiveInteger } from "../config.js"
 import { type Delivered, type DeliveryFailed, permanent, retryable } from "../delivery.js"
 import { type OutgoingText, SmsSender } from "./port.js"
@@ -59,7 +59,7 @@ const errorOf = (body: unknown): string => {
  * message for good (400 with code 21211 is an invalid 'To' number; 21610 a
  * recipient who unsubscribed).
  */
-export const twilioAnswer = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<Delivered, DeliveryFailed> =>
+const twilioAnswer = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<Delivered, DeliveryFailed> =>
   response.json.pipe(
     Effect.orElseSucceed((): unknown => null),
     Effect.flatMap((body) => {
@@ -75,7 +75,7 @@ export const twilioAnswer = (response: HttpClientResponse.HttpClientResponse): E
     })
   )
 
-export const makeTwilio = (settings: TwilioSettings) =>
+const makeTwilio = (settings: TwilioSettings) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const endpoint = endpointOf(settings)
@@ -103,6 +103,3 @@ export const makeTwilio = (settings: TwilioSettings) =>
 /** Twilio with explicit settings, over the platform's fetch client. */
 export const twilioLayer = (settings: TwilioSettings): Layer.Layer<SmsSender> =>
   Layer.effect(SmsSender, makeTwilio(settings)).pipe(Layer.provide(FetchHttpClient.layer))
-
-/** Twilio configured by TWILIO_BASE_URL, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, SMS_FROM and TWILIO_TIMEOUT_MS. */
-export const TwilioSmsLive: Layer.Layer<SmsSender, ConfigError.ConfigError> = Layer.unwrapEffect(Effect.map(TwilioConfig, twilioLayer))

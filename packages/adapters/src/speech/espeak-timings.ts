@@ -25,13 +25,13 @@ export interface EngineEvent {
 }
 
 /** A run of the caller's text, placed in the engine text: [start, end) in 0-based code points. */
-export interface EngineRun {
+interface EngineRun {
   readonly word: string
   readonly start: number
   readonly end: number
 }
 
-export interface EngineText {
+interface EngineText {
   /** The text with `&`, `<` and `>` escaped for the engine's SSML reader. */
   readonly text: string
   readonly runs: ReadonlyArray<EngineRun>
@@ -59,7 +59,7 @@ export const engineTextOf = (text: string): EngineText => {
   }
 }
 
-export interface EngineAudio {
+interface EngineAudio {
   /** Length of the synthesized speech. */
   readonly speechMs: number
   /** Where the speech starts in the MP3: the encoder's delay. */

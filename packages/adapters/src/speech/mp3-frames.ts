@@ -7,8 +7,8 @@ import { Either } from "effect"
  * reject or a duration that disagrees with what plays.
  */
 
-export type MpegVersion = "MPEG-1" | "MPEG-2" | "MPEG-2.5"
-export type ChannelMode = "stereo" | "joint stereo" | "dual channel" | "mono"
+type MpegVersion = "MPEG-1" | "MPEG-2" | "MPEG-2.5"
+type ChannelMode = "stereo" | "joint stereo" | "dual channel" | "mono"
 
 export interface FrameHeader {
   readonly version: MpegVersion
@@ -24,7 +24,7 @@ export interface FrameHeader {
   readonly samples: number
 }
 
-export interface Mp3Frames {
+interface Mp3Frames {
   /** Audio frames; a Xing/Info frame (no audio) is not counted. */
   readonly frames: number
   readonly durationSeconds: number
@@ -36,7 +36,7 @@ export interface Mp3Frames {
 }
 
 /** What every frame of narration audio must be. */
-export const narrationMp3Format = { version: "MPEG-1", layer: 3, sampleRate: 44_100, bitrateKbps: 128 } as const
+const narrationMp3Format = { version: "MPEG-1", layer: 3, sampleRate: 44_100, bitrateKbps: 128 } as const
 
 const versions: ReadonlyArray<MpegVersion | undefined> = ["MPEG-2.5", undefined, "MPEG-2", "MPEG-1"]
 const layers: ReadonlyArray<1 | 2 | 3 | undefined> = [undefined, 3, 2, 1]

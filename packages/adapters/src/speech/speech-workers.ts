@@ -14,14 +14,14 @@ import type { EngineEvent } from "./espeak-timings.js"
  * terminated: the next job gets a fresh one.
  */
 
-export interface EngineJob {
+interface EngineJob {
   /** Already escaped for the engine's SSML reader (`engineTextOf`). */
   readonly text: string
   /** An eSpeak-NG voice name, such as "en-us+f3". */
   readonly voice: string
 }
 
-export interface EngineOutput {
+interface EngineOutput {
   readonly mp3: Uint8Array
   readonly events: ReadonlyArray<EngineEvent>
   /** Length of the speech before encoding. */
@@ -50,7 +50,7 @@ export interface SpeechEngineSettings {
 export const defaultWorkerCount = (): number => Math.max(1, Math.min(4, availableParallelism() - 1))
 
 // Resolved next to this module: src/speech/ under tsx and vitest, dist/ in the bundle (scripts/build.mjs).
-export const speechWorkerUrl = new URL("./speech-worker.mjs", import.meta.url)
+const speechWorkerUrl = new URL("./speech-worker.mjs", import.meta.url)
 
 const WorkerReply = Schema.Union(
   Schema.Struct({
@@ -148,7 +148,7 @@ const run = (thread: EngineThread, id: number, job: EngineJob) =>
     })
   })
 
-export interface SpeechEngine {
+interface SpeechEngine {
   readonly speak: (job: EngineJob) => Effect.Effect<EngineOutput, EngineFailed>
 }
 

@@ -10,7 +10,7 @@ import { type HostedVideo, VideoCatalog, type VideoDetails, VideoUnavailable } f
  * or private. The base address is configurable so tests (and a proxy) can
  * stand in for the site.
  */
-export interface OEmbedSettings {
+interface OEmbedSettings {
   readonly baseUrl: URL
   readonly timeout: Duration.Duration
 }
@@ -21,7 +21,7 @@ export const videoUnavailableReasons = {
   unanswered: "The video-hosting site could not confirm this video; try again later"
 } as const
 
-export const OEmbedConfig: Config.Config<OEmbedSettings> = Config.all({
+const OEmbedConfig: Config.Config<OEmbedSettings> = Config.all({
   baseUrl: httpUrl("VIDEO_OEMBED_BASE_URL", "https://www.youtube.com"),
   timeout: Config.integer("VIDEO_OEMBED_TIMEOUT_MS").pipe(
     Config.validate({ message: "VIDEO_OEMBED_TIMEOUT_MS must be a positive integer", validation: (ms) => ms > 0 }),
@@ -61,7 +61,7 @@ const detailsOf = (video: HostedVideo, response: HttpClientResponse.HttpClientRe
     Effect.catchAll((error) => unanswered(video, `unreadable answer: ${error.message}`))
   )
 
-export const makeVideoCatalog = (settings: OEmbedSettings) =>
+const makeVideoCatalog = (settings: OEmbedSettings) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const endpoint = endpointOf(settings.baseUrl)

@@ -6,7 +6,7 @@ import { newestFirst } from "../common/keyset.js"
 
 type NewestKey = readonly [string, string]
 
-export interface FindingRow {
+interface FindingRow {
   readonly id: string
   readonly content: string
   readonly source_type: "user" | "system"
@@ -17,7 +17,7 @@ export interface FindingRow {
 }
 
 /** The record (absent fields null when the organization has none) and the database's clock. */
-export interface VerificationRow {
+interface VerificationRow {
   readonly last_verified_at: Date | null
   readonly interval_days: number | null
   readonly now: Date
@@ -41,14 +41,14 @@ export interface DirectoryConnectionRow {
   readonly created_at: Date
 }
 
-export interface DirectorySyncRow {
+interface DirectorySyncRow {
   readonly plan: "starter" | "pro" | "enterprise"
   readonly connection: DirectoryConnectionRow | undefined
   /** The database's clock, the one token checks compare against. */
   readonly now: Date
 }
 
-export interface DirectoryEventRow {
+interface DirectoryEventRow {
   readonly id: string
   readonly operation: DirectoryOperation
   readonly outcome: DirectoryOutcome

@@ -1,5 +1,5 @@
 /** The directory token's stored state, as much as `tokenActive` needs. */
-export interface DirectoryTokenState {
+interface DirectoryTokenState {
   readonly exists: boolean
   readonly revokedAt: Date | null
   readonly expiresAt: Date | null

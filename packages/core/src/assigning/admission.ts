@@ -13,7 +13,7 @@ import { cannotTakeLesson, personLeft, unknownUsers } from "./refusals.js"
  */
 
 /** What the act needs of each named person besides being known and in reach. */
-export type NamedRule = "can-take-lesson" | "active" | "any"
+type NamedRule = "can-take-lesson" | "active" | "any"
 
 export const admitNamed = (access: Access, rows: ReadonlyArray<NamedPersonRow>, rule: NamedRule) =>
   Effect.gen(function*() {

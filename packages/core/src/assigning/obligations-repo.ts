@@ -5,7 +5,7 @@ import type { ObligationItemType, ObligationKind } from "@tks/domain/obligation"
 import { dueColumns, obligationColumns, type ObligationRow } from "./obligation-rows.js"
 
 /** What new obligations of one act share: all but who owes and the id. */
-export interface ObligationTemplate {
+interface ObligationTemplate {
   readonly itemType: ObligationItemType
   readonly itemId: string
   readonly kind: ObligationKind
@@ -17,7 +17,7 @@ export interface ObligationTemplate {
 }
 
 /** Who owes a new obligation, and its id. */
-export interface NewOwer {
+interface NewOwer {
   readonly id: string
   readonly userId: string
 }

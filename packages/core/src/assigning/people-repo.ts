@@ -24,7 +24,7 @@ export interface NamedPersonRow {
 }
 
 /** A person an assignment reaches, with what they already have of the lesson. */
-export interface TargetRow {
+interface TargetRow {
   readonly user_id: string
   readonly in_progress: boolean
   readonly completed: boolean

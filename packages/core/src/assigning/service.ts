@@ -16,13 +16,13 @@ import { SpecRules } from "../rate-limits/rules.js"
 import { RateLimiter } from "../rate-limits/service.js"
 import { makeAssign } from "./assignments.js"
 import { EnrollmentsRepo } from "./enrollments-repo.js"
-import { makeCreateKnowledgeObligation } from "./knowledge-obligations.js"
+import { makeCreateKnowledgeObligation } from "./knowledge-obligations-repo.js"
 import { makeObligationActs } from "./obligation-acts.js"
 import { ObligationsRepo } from "./obligations-repo.js"
 import { AssigningPeopleRepo } from "./people-repo.js"
 import { QuizPreparation } from "../quizzes/preparation.js"
 import { makeAssignRetraining } from "./retraining-assignments.js"
-import { makeSetRetrainingPolicy } from "./retraining-policy.js"
+import { makeSetRetrainingPolicy } from "./retraining-policy-repo.js"
 import { makeUnassign } from "./unassign.js"
 
 /**
@@ -30,7 +30,7 @@ import { makeUnassign } from "./unassign.js"
  * hour per access token, counted per route (the MCP tools doing the same
  * acts will count under the same names).
  */
-export const assigningRoutes = [
+const assigningRoutes = [
   "assignments",
   "unassign",
   "retraining-policy",
@@ -41,7 +41,7 @@ export const assigningRoutes = [
   "due-date",
   "confirm-review"
 ] as const
-export type AssigningRoute = (typeof assigningRoutes)[number]
+type AssigningRoute = (typeof assigningRoutes)[number]
 
 const rules = Object.fromEntries(assigningRoutes.map((route) => [route, SpecRules.assigning(route)])) as Record<
   AssigningRoute,

@@ -12,7 +12,7 @@ import { idList } from "./reach.js"
 import { noSuchLesson, notInProgress } from "./refusals.js"
 
 /** Kept on the obligations an unassignment cancels. */
-export const unassignReason = "Unassigned: the lesson was taken back"
+const unassignReason = "Unassigned: the lesson was taken back"
 
 /**
  * POST /v1/lessons/{id}/unassign, one transaction: the

@@ -23,7 +23,7 @@ const actorOf = (row: TokenOwnerRow): Actor => ({
 
 const rejected = new Unauthorized({ message: "The bearer token is missing, invalid, expired or revoked" })
 
-export interface IssueTokenInput {
+interface IssueTokenInput {
   readonly organizationId: OrganizationId
   readonly userId: UserId
   readonly scopes: ReadonlyArray<Scope>

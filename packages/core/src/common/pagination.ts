@@ -14,7 +14,7 @@ export interface CountedPage<A> extends Page<A> {
   readonly total: number
 }
 
-export interface Listing<Row, Out, Key, E, R> {
+interface Listing<Row, Out, Key, E, R> {
   /** What the cursor is bound to: endpoint name, organization, and every filter (and the caller, where the rows depend on who asks). */
   readonly listing: ReadonlyArray<unknown>
   readonly params: PageParams

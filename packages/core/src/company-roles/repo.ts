@@ -19,7 +19,7 @@ export interface CompanyRoleRow {
   readonly updated_at: Date
 }
 
-export interface CompanyRoleDetailRow extends CompanyRoleRow {
+interface CompanyRoleDetailRow extends CompanyRoleRow {
   readonly curriculum: ReadonlyArray<CurriculumEntry>
   readonly members: ReadonlyArray<EntityRef>
 }

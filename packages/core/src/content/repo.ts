@@ -22,27 +22,27 @@ export interface ContentPageRow extends ContentRow {
   readonly created_us: string
 }
 
-export interface ContentDetailRow extends ContentRow {
+interface ContentDetailRow extends ContentRow {
   readonly processing_status: WorkStatus
   readonly processing_error: string | null
   readonly indexing_status: WorkStatus
   readonly indexing_error: string | null
 }
 
-export interface ContentTextRow {
+interface ContentTextRow {
   readonly id: string
   readonly title: string
   readonly type: ContentType
   readonly chapters: ReadonlyArray<{ id: string; sequence: number; headline: string | null; text: string }>
 }
 
-export interface ContentKnowledgeRow {
+interface ContentKnowledgeRow {
   readonly id: string
   readonly title: string
   readonly topics: ReadonlyArray<{ id: string; name: string; slug: string; itemCount: number }>
 }
 
-export interface ContentUsageRow {
+interface ContentUsageRow {
   readonly id: string
   readonly lesson_count: number
   readonly lessons: ReadonlyArray<{ id: string; title: string }>

@@ -4,7 +4,7 @@ import type { ContentStatus, ReviewResourceType } from "@tks/domain/content-revi
 import type { OrganizationId, UserId } from "@tks/domain/ids"
 import type { Visibility } from "@tks/domain/roles"
 
-export interface NewContentRow {
+interface NewContentRow {
   readonly orgId: OrganizationId
   readonly id: string
   readonly type: "document" | "video"

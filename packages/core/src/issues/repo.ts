@@ -29,7 +29,7 @@ export interface IssueRow {
   readonly created_us: string
 }
 
-export interface TargetJson {
+interface TargetJson {
   readonly entityType: IssueTargetType
   readonly entityId: string
   readonly entityName: string

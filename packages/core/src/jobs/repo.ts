@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option } from "effect"
 import { OrganizationId } from "@tks/domain/ids"
-import { newId } from "../common/ids.js"
+import { newId, newIds } from "../common/ids.js"
 import { traceparentOf } from "./trace-context.js"
 import { JobWake } from "./wake.js"
 
@@ -88,9 +88,8 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("@tks/core/JobsRepo", {
         : Effect.withFiberRuntime<ReadonlyArray<unknown>, SqlError>((fiber) =>
           sql`
         INSERT INTO jobs (id, org_id, kind, subject_id, max_attempts, traceparent)
-        SELECT 'job_' || replace(gen_random_uuid()::text, '-', ''), ${input.orgId}, ${input.kind}, subject.id,
-          ${input.maxAttempts ?? 5}, ${traceparentOf(fiber)}
-        FROM unnest(${[...input.subjectIds]}::text[]) AS subject(id)
+        SELECT subject.job_id, ${input.orgId}, ${input.kind}, subject.id, ${input.maxAttempts ?? 5}, ${traceparentOf(fiber)}
+        FROM unnest(${newIds("job", input.subjectIds.length)}::text[], ${[...input.subjectIds]}::text[]) AS subject(job_id, id)
         ON CONFLICT (kind, org_id, subject_id) WHERE status IN ('PENDING', 'RUNNING') DO NOTHING`
         ).pipe(Effect.zipRight(wake.wake))
 

@@ -52,7 +52,7 @@ export interface TopicRow {
   readonly item_count: number
 }
 
-export interface SpaceTopicRow {
+interface SpaceTopicRow {
   readonly id: string
   readonly name: string
   readonly slug: string
@@ -68,7 +68,7 @@ export interface ItemNodeRow {
   readonly body: string | null
 }
 
-export interface TopicDetailRow extends TopicRow {
+interface TopicDetailRow extends TopicRow {
   /** Every live item of the topic (below live parents only): each parent's children come in their order (position, then name). */
   readonly items: ReadonlyArray<ItemNodeRow>
   readonly related: ReadonlyArray<{ readonly id: string; readonly name: string; readonly relation: TopicRelation }>

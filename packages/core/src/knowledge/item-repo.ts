@@ -18,7 +18,7 @@ export interface EvidenceRow {
   readonly confidence: number
 }
 
-export interface ItemRow {
+interface ItemRow {
   readonly id: string
   readonly name: string
   readonly kind: ItemKind

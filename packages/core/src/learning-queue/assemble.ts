@@ -1,6 +1,6 @@
 import { queueCandidates } from "./candidates.js"
 import { factRows, type QueueFactRow } from "./fact-rows.js"
-import type { PersonQueueRow } from "./queue-sql.js"
+import type { PersonQueueRow } from "./person-queue-repo.js"
 import type { TopicGraphSnapshot } from "./topic-graph.js"
 
 export type { QueueFactRow } from "./fact-rows.js"

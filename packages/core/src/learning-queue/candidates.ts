@@ -1,6 +1,6 @@
 import type { RaciRole } from "@tks/domain/duty"
 import { ASSIGNED, expectedMastery, type MasteryLevel, type QueueCandidate } from "@tks/domain/learning-queue"
-import type { PersonQueueRow } from "./queue-sql.js"
+import type { PersonQueueRow } from "./person-queue-repo.js"
 import { type Prerequisite, type TopicGraphSnapshot, topicsInSpace } from "./topic-graph.js"
 
 /**
@@ -84,7 +84,7 @@ const blocked = (
 
 /**
  * Every candidate entry of a person's queue, from their own rows
- * (queue-sql.ts) and their organization's topic graph (topic-graph.ts):
+ * (person-queue-repo.ts) and their organization's topic graph (topic-graph.ts):
  *
  * - Sources: the live topics the person's duties reach (a duty on a space
  *   or a category through the spaces' topics in the graph); the live topics

@@ -1,7 +1,7 @@
 import type { RaciRole } from "@tks/domain/duty"
 import { ASSIGNED, ASSIGNED_WORK, type MasteryLevel, PERSONAL_DUTY } from "@tks/domain/learning-queue"
 import type { Candidate } from "./candidates.js"
-import type { HeldAreaDuty, HeldDutyTopic, PersonQueueRow } from "./queue-sql.js"
+import type { HeldAreaDuty, HeldDutyTopic, PersonQueueRow } from "./person-queue-repo.js"
 import type { Prerequisite, TopicGraphSnapshot } from "./topic-graph.js"
 
 /**

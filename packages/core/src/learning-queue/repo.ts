@@ -2,20 +2,21 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import type { MemberStatus } from "@tks/domain/roles"
-import { type PersonQueueRow, personQueueRows, type QueueInput } from "./queue-sql.js"
-import { TopicGraph, type TopicGraphSnapshot } from "./topic-graph.js"
+import { type PersonQueueRow, personQueueRows, type QueueInput } from "./person-queue-repo.js"
+import type { TopicGraphSnapshot } from "./topic-graph.js"
+import { TopicGraph } from "./topic-graph-repo.js"
 import { direct } from "@tks/db/direct"
 
 export type { QueueFactRow } from "./fact-rows.js"
 
 /** What a person's queue is made from: their own rows and their organization's topic graph at the version those rows saw. */
-export interface QueueSources {
+interface QueueSources {
   readonly person: PersonQueueRow
   readonly graph: TopicGraphSnapshot
 }
 
 /** The person whose queue is read, and whether the reader manages them at any depth of the reporting line. */
-export interface QueuePersonRow {
+interface QueuePersonRow {
   readonly id: string
   readonly name: string
   readonly email: string
@@ -42,7 +43,7 @@ export class LearningQueueRepo extends Effect.Service<LearningQueueRepo>()("@tks
 
     /**
      * What `userId`'s queue as `reader` sees it at `now` is made from: the person's rows
-     * (queue-sql.ts) and the organization's topic graph at the version they saw (topic-graph.ts).
+     * (person-queue-repo.ts) and the organization's topic graph at the version they saw (topic-graph-repo.ts).
      */
     const sources = (input: QueueInput): Effect.Effect<QueueSources, SqlError> =>
       Effect.flatMap(direct(sql, personQueueRows(sql, input)), ([person]) =>

@@ -7,7 +7,7 @@ import { lessonReadable, type Reader } from "../knowledge/access.js"
 import { newId } from "../common/ids.js"
 
 /** A lesson as starting it sees it, with the caller's enrollment in progress if they have one. */
-export interface LessonToStart {
+interface LessonToStart {
   readonly id: string
   readonly status: "open" | "closed"
   readonly personal_for_user_id: string | null
@@ -15,6 +15,7 @@ export interface LessonToStart {
   readonly open_enrollment_id: string | null
 }
 
+/** An enrollment as its learner and the training views read it. */
 export interface EnrollmentRow {
   readonly id: string
   readonly lesson_id: string

@@ -23,11 +23,11 @@ export interface LessonPageRow extends LessonRow {
   readonly created_us: string
 }
 
-export interface LessonDetailRow extends LessonRow {
+interface LessonDetailRow extends LessonRow {
   readonly content: ReadonlyArray<{ readonly id: string; readonly title: string; readonly type: ContentType }>
 }
 
-export interface RetrainingPolicyRow {
+interface RetrainingPolicyRow {
   readonly id: string
   readonly interval_days: number | null
   readonly completion_mode: CompletionMode | null

@@ -7,7 +7,7 @@ import type { MaturityTally } from "@tks/domain/maturity"
 import { contentVisible, lessonReadable, type Reader, spaceVisible } from "../knowledge/access.js"
 
 /** One category's tally of what `reader` can read of the live graph. */
-export interface CategoryTallyRow extends MaturityTally {
+interface CategoryTallyRow extends MaturityTally {
   readonly slug: CategorySlug
   readonly name: string
 }

@@ -4,7 +4,7 @@ import type { OrganizationId, UserId } from "@tks/domain/ids"
 import type { OrgRole, TeamRole } from "@tks/domain/roles"
 import { direct } from "@tks/db/direct"
 
-export interface MeRow {
+interface MeRow {
   readonly id: string
   readonly name: string
   readonly email: string

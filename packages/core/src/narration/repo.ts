@@ -4,10 +4,10 @@ import { narrationMonthlyAllowance } from "@tks/domain/narration"
 import { newId } from "../common/ids.js"
 
 /** How a reserved narration ended: kept against the allowance, or given back. */
-export type KeptOutcome = "COMPLETED" | "TIMINGS_UNREADABLE"
-export type GivenBackOutcome = "PROVIDER_FAILED" | "CANCELLED"
+type KeptOutcome = "COMPLETED" | "TIMINGS_UNREADABLE"
+type GivenBackOutcome = "PROVIDER_FAILED" | "CANCELLED"
 
-export interface ReservationInput {
+interface ReservationInput {
   readonly orgId: string
   readonly tokenId: string
   readonly userId: string
@@ -20,7 +20,7 @@ export type Reservation =
   | { readonly _tag: "Reserved"; readonly requestId: string; readonly used: number }
   | { readonly _tag: "Refused"; readonly nowMs: number }
 
-export interface MonthUsage {
+interface MonthUsage {
   readonly month: string
   readonly used: number
   readonly reserved: number

@@ -1,15 +1,13 @@
-import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Either, Option, Schedule } from "effect"
 import { type Delivered, type DeliveryFailed, permanent } from "@tks/adapters/delivery"
 import { MailSender } from "@tks/adapters/mail/port"
 import { SmsSender } from "@tks/adapters/sms/port"
+import { failJobOnSqlError } from "../common/database-failures.js"
 import { JobFailure, type JobHandler } from "../jobs/handler.js"
 import { AppLinksConfig } from "./app-links.js"
 import { decodeStoredNotice } from "./notice-schema.js"
 import { type NotificationRef, NotificationsRepo, type StoredNotification } from "./repo.js"
 import { renderEmail, renderText } from "./render.js"
-
-const databaseFailure = (error: SqlError) => new JobFailure({ reason: `Database error: ${error.message}` })
 
 // Recording a sent message gets a few quick tries of its own: a message sent
 // but not recorded would be sent again by the job's retry.
@@ -95,7 +93,7 @@ export const notificationDeliveryJob = Effect.gen(function*() {
         return yield* Effect.logInfo("notification skipped: the person was deactivated")
       }
       yield* deliver(ref, row)
-    }).pipe(Effect.catchTag("SqlError", (error) => Effect.fail(databaseFailure(error))))
+    }).pipe(failJobOnSqlError)
 
   const handler: JobHandler<never> = {
     kind: "notification.deliver",

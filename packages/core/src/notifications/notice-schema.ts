@@ -8,7 +8,7 @@ import type { Notice } from "@tks/domain/notice"
  */
 const lessonFacts = { lessonId: Schema.String, title: Schema.String }
 
-export const StoredNotice: Schema.Schema<Notice> = Schema.Union(
+const StoredNotice: Schema.Schema<Notice> = Schema.Union(
   Schema.TaggedStruct("LessonAssigned", { ...lessonFacts, dueDate: Schema.NullOr(Schema.String) }),
   Schema.TaggedStruct("RetrainingAssigned", { ...lessonFacts, dueDate: Schema.NullOr(Schema.String), reason: Schema.NullOr(Schema.String) }),
   Schema.TaggedStruct("ObligationWaived", { ...lessonFacts, reason: Schema.String }),

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import type { OrganizationId } from "@tks/domain/ids"
 import type { Notice } from "@tks/domain/notice"
 import { JobsRepo } from "../jobs/repo.js"
+import { NotificationsRepo } from "./repo.js"
 
 /**
  * Delivery tries a notification this many times. With the default first
@@ -13,7 +14,7 @@ import { JobsRepo } from "../jobs/repo.js"
  */
 export const DELIVERY_ATTEMPTS = 8
 
-export interface TellInput {
+interface TellInput {
   readonly orgId: OrganizationId
   /** The people the act reached; anyone not an ACTIVE person of the organization is passed over. */
   readonly userIds: ReadonlyArray<string>
@@ -31,10 +32,10 @@ export class NotificationOutbox extends Effect.Service<NotificationOutbox>()("@t
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const jobs = yield* JobsRepo
+    const notifications = yield* NotificationsRepo
 
     /**
-     * One email row per ACTIVE person named and one text row per such person
-     * with a phone, with the address, name and notice as they are now; then
+     * The outbox rows of the people named (NotificationsRepo.write), then
      * their jobs. Two statements however many people (20,000 people: one
      * INSERT ... SELECT and one set-based enqueue). Runs in the caller's
      * transaction; alone, in its own. Returns the rows written.
@@ -44,19 +45,11 @@ export class NotificationOutbox extends Effect.Service<NotificationOutbox>()("@t
         ? Effect.succeed(0)
         : sql.withTransaction(
           Effect.gen(function*() {
-            const written = yield* sql<{ id: string }>`
-              INSERT INTO notifications (org_id, id, user_id, channel, kind, recipient, recipient_name, notice)
-              SELECT u.org_id, 'ntf_' || replace(gen_random_uuid()::text, '-', ''), u.id, c.channel, ${input.notice._tag},
-                CASE c.channel WHEN 'email' THEN u.email ELSE btrim(u.phone) END, u.name, ${JSON.stringify(input.notice)}::jsonb
-              FROM users u
-              CROSS JOIN (VALUES ('email'), ('sms')) AS c (channel)
-              WHERE u.org_id = ${input.orgId} AND u.id = ANY(${[...input.userIds]}::text[]) AND u.status = 'ACTIVE'
-                AND (c.channel = 'email' OR coalesce(btrim(u.phone), '') <> '')
-              RETURNING id`
+            const written = yield* notifications.write(input.orgId, input.userIds, input.notice)
             yield* jobs.enqueueMany({
               orgId: input.orgId,
               kind: "notification.deliver",
-              subjectIds: written.map((row) => row.id),
+              subjectIds: written,
               maxAttempts: DELIVERY_ATTEMPTS
             })
             return written.length
@@ -65,5 +58,5 @@ export class NotificationOutbox extends Effect.Service<NotificationOutbox>()("@t
 
     return { tell } as const
   }),
-  dependencies: [JobsRepo.Default]
+  dependencies: [JobsRepo.Default, NotificationsRepo.Default]
 }) {}

@@ -15,7 +15,7 @@ export interface NoticeLinks {
   readonly popQuiz: (popQuizId: string) => string
 }
 
-export interface RenderedEmail {
+interface RenderedEmail {
   readonly subject: string
   readonly text: string
   /** The same letter as an HTML page: every value escaped, the link an <a href>, nothing loaded from elsewhere. */

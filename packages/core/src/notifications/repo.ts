@@ -1,11 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { OrganizationId } from "@tks/domain/ids"
+import type { Notice } from "@tks/domain/notice"
+import { newIds } from "../common/ids.js"
 
-export type Channel = "email" | "sms"
-export type NotificationStatus = "PENDING" | "SENT" | "SKIPPED" | "FAILED"
+type Channel = "email" | "sms"
+type NotificationStatus = "PENDING" | "SENT" | "SKIPPED" | "FAILED"
 /** What came of one attempt (notification_attempts.outcome). */
-export type AttemptOutcome = "sent" | "retryable" | "permanent" | "skipped"
+type AttemptOutcome = "sent" | "retryable" | "permanent" | "skipped"
 
 export interface NotificationRef {
   readonly orgId: OrganizationId
@@ -25,7 +27,7 @@ export interface StoredNotification {
 }
 
 /** How an attempt ends: recorded always; `status` set only on a notification still PENDING. */
-export interface Settlement {
+interface Settlement {
   readonly outcome: AttemptOutcome
   readonly status?: Exclude<NotificationStatus, "PENDING">
   readonly provider: string | null
@@ -34,7 +36,7 @@ export interface Settlement {
 }
 
 /**
- * The outbox rows after they are written (outbox.ts writes them): read one
+ * The outbox rows: written for the people an act tells (outbox.ts), read one
  * for delivery, record each attempt and the final status. Every status
  * change is conditional on the row still being PENDING, so a notification
  * is settled once however many workers reach it.
@@ -42,6 +44,28 @@ export interface Settlement {
 export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@tks/core/NotificationsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+
+    /**
+     * One email row per ACTIVE person of `userIds` and one text row per such
+     * person with a phone, with the address, name and notice as they are
+     * now, in one INSERT ... SELECT however many people. Each person comes
+     * with two new ids, one per channel; a text's id goes unused when they
+     * have no phone. Returns the new ids.
+     */
+    const write = (orgId: OrganizationId, userIds: ReadonlyArray<string>, notice: Notice) => {
+      const people = [...new Set(userIds)]
+      const ids = newIds("notification", 2 * people.length)
+      return sql<{ id: string }>`
+        INSERT INTO notifications (org_id, id, user_id, channel, kind, recipient, recipient_name, notice)
+        SELECT u.org_id, CASE c.channel WHEN 'email' THEN p.email_id ELSE p.sms_id END, u.id, c.channel, ${notice._tag},
+          CASE c.channel WHEN 'email' THEN u.email ELSE btrim(u.phone) END, u.name, ${JSON.stringify(notice)}::jsonb
+        FROM unnest(${people}::text[], ${ids.slice(0, people.length)}::text[], ${ids.slice(people.length)}::text[])
+          AS p(user_id, email_id, sms_id)
+        JOIN users u ON u.org_id = ${orgId} AND u.id = p.user_id
+        CROSS JOIN (VALUES ('email'), ('sms')) AS c (channel)
+        WHERE u.status = 'ACTIVE' AND (c.channel = 'email' OR coalesce(btrim(u.phone), '') <> '')
+        RETURNING id`.pipe(Effect.map((rows) => rows.map((row) => row.id)))
+    }
 
     const load = (ref: NotificationRef) =>
       sql<StoredNotification>`
@@ -87,6 +111,6 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@tks
         UPDATE notifications SET status = 'FAILED', error = ${reason}, finished_at = now()
         WHERE org_id = ${ref.orgId} AND id = ${ref.id} AND status = 'PENDING'`.pipe(Effect.asVoid)
 
-    return { load, settle, giveUp } as const
+    return { write, load, settle, giveUp } as const
   })
 }) {}

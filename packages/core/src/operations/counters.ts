@@ -18,7 +18,7 @@ const refusals = Metric.counter("tks.rate_limit.refusals", {
  * its lease was taken over (the new holder decides); or its outcome could
  * not be written (the lease lapses and another worker takes it).
  */
-export type JobRunOutcome = "completed" | "retrying" | "failed" | "lost" | "unrecorded"
+type JobRunOutcome = "completed" | "retrying" | "failed" | "lost" | "unrecorded"
 
 export const countJobRun = (kind: string, outcome: JobRunOutcome) =>
   Metric.increment(Metric.tagged(Metric.tagged(jobRuns, "kind", kind), "outcome", outcome))

@@ -8,20 +8,20 @@ const JOB_KINDS = Object.keys(
   { "content.process": true, "quiz.prepare": true, "pop-quiz.prepare": true, "notification.deliver": true } satisfies Record<JobKind, true>
 )
 
-export interface QueueGauge {
+interface QueueGauge {
   readonly kind: string
   readonly depth: number
   readonly oldestAgeSeconds: number
 }
 
-export interface NarrationGauge {
+interface NarrationGauge {
   readonly organizationId: string
   readonly used: number
   readonly remaining: number
 }
 
 /** What the operator's gauges show, for the whole database (every process reads the same). */
-export interface OperatingReading {
+interface OperatingReading {
   readonly queues: ReadonlyArray<QueueGauge>
   readonly outbox: { readonly pending: number; readonly lagSeconds: number }
   /** Organizations that narrated this month; any other has used 0 and has the whole allowance left. */

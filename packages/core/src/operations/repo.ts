@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /** Jobs of one kind waiting to run. */
-export interface QueueRow {
+interface QueueRow {
   readonly kind: string
   /** PENDING jobs (scheduled retries included) and RUNNING ones whose lease lapsed. */
   readonly depth: number
@@ -10,13 +10,13 @@ export interface QueueRow {
   readonly oldest_age: number
 }
 
-export interface OutboxRow {
+interface OutboxRow {
   readonly pending: number
   /** Seconds since the oldest undelivered notification was written (0: none). */
   readonly lag: number
 }
 
-export interface NarrationUseRow {
+interface NarrationUseRow {
   readonly org_id: string
   readonly used: number
 }

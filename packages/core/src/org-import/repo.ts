@@ -13,7 +13,7 @@ const maxRows = 1_000
 /** Any fixed number: it names the "importing into an empty database" lock among the server's replicas. */
 const emptyDatabaseLock = 7_281_934_101
 
-export interface TableRows {
+interface TableRows {
   readonly table: string
   readonly rows: ReadonlyArray<Row>
 }

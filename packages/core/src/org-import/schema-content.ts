@@ -24,7 +24,7 @@ export type FixtureEvidence = typeof FixtureEvidence.Type
 /** The statuses of content as stored (`ContentStatus` of @tks/domain/content-review). */
 const ContentStatus = Schema.Literal("published", "draft", "in_review", "rejected", "withdrawn")
 
-export const FixtureChapter = Schema.Struct({
+const FixtureChapter = Schema.Struct({
   headline: withDefault(Schema.NullOr(Schema.String), () => null),
   text: Schema.String.pipe(Schema.minLength(1))
 })

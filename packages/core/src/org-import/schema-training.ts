@@ -30,7 +30,7 @@ export type FixtureQuestion = typeof FixtureQuestion.Type
 const Questions = Schema.Array(FixtureQuestion).pipe(Schema.minItems(1))
 
 /** One answered question of an attempt, as quiz_attempts.questions keeps it. */
-export const FixtureQuestionResult = Schema.Struct({
+const FixtureQuestionResult = Schema.Struct({
   number: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
   question: Schema.String,
   isCorrect: Schema.Boolean,
@@ -64,7 +64,7 @@ export const FixtureMastery = Schema.Struct({
   provenAt: Schema.optional(Timestamp)
 })
 
-export const FixtureAttempt = Schema.Struct({
+const FixtureAttempt = Schema.Struct({
   /** The enrollment's completedAt (or import time) when omitted. */
   completedAt: Schema.optional(Timestamp),
   score: Fraction,
@@ -136,7 +136,7 @@ export const FixtureObligation = Schema.Struct({
 })
 export type FixtureObligation = typeof FixtureObligation.Type
 
-export const FixturePopQuizRecipient = Schema.Struct({
+const FixturePopQuizRecipient = Schema.Struct({
   person: Key,
   status: withDefault(Schema.Literal("not_started", "STARTED", "COMPLETED"), () => "not_started" as const),
   /** COMPLETED only, and then required. */

@@ -2,10 +2,11 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { QuestionGenerator } from "@tks/adapters/questions/port"
 import { popQuizQuestions } from "@tks/domain/pop-quiz-send"
+import { failJobOnSqlError } from "../common/database-failures.js"
 import { JobFailure, type JobHandler } from "../jobs/handler.js"
 import { NotificationOutbox } from "../notifications/outbox.js"
 import { generateQuestions } from "./generate.js"
-import { PopQuizMaterial } from "./material.js"
+import { PopQuizMaterial } from "./material-repo.js"
 import { PopQuizRecipientsRepo } from "./recipients-repo.js"
 
 /**
@@ -49,9 +50,7 @@ export const popQuizPreparationJob = Effect.gen(function*() {
           notice: { _tag: "PopQuizReady", popQuizId: recipient.quiz_id, title: recipient.title, dueDate: recipient.due_date.toISOString() }
         })
       }))
-    }).pipe(
-      Effect.catchTag("SqlError", (error) => Effect.fail(new JobFailure({ reason: `Database error: ${error.message}` })))
-    )
+    }).pipe(failJobOnSqlError)
 
   const handler: JobHandler<never> = {
     kind: "pop-quiz.prepare",

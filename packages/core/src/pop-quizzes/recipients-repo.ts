@@ -3,10 +3,10 @@ import { Effect } from "effect"
 import type { OrganizationId } from "@tks/domain/ids"
 import type { PopQuizRecipientStatus } from "@tks/domain/pop-quiz"
 import type { QuestionResult, QuizDifficulty, QuizStatus, StoredQuestion } from "@tks/domain/quiz"
-import { questionWrites } from "../quizzes/question-writes.js"
+import { questionWrites } from "../quizzes/question-writes-repo.js"
 
 /** A recipient with their quiz: what preparing and answering it read. */
-export interface RecipientQuizRow {
+interface RecipientQuizRow {
   readonly recipient_id: string
   readonly user_id: string
   readonly status: PopQuizRecipientStatus

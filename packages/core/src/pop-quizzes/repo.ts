@@ -4,7 +4,7 @@ import type { OrganizationId, PopQuizId, UserId } from "@tks/domain/ids"
 import type { PopQuizRecipientStatus } from "@tks/domain/pop-quiz"
 import { newestFirst } from "../common/keyset.js"
 
-export interface PopQuizRow {
+interface PopQuizRow {
   readonly id: string
   readonly title: string
   readonly prompt: string
@@ -21,7 +21,7 @@ export interface PopQuizPageRow extends PopQuizRow {
   readonly completed_count: number
 }
 
-export interface RecipientProgress {
+interface RecipientProgress {
   readonly status: PopQuizRecipientStatus
   readonly completed_at: Date | null
   readonly score: number | null
@@ -29,7 +29,7 @@ export interface RecipientProgress {
 
 export interface MyPopQuizRow extends PopQuizRow, RecipientProgress {}
 
-export interface RecipientRow extends RecipientProgress {
+interface RecipientRow extends RecipientProgress {
   readonly user_id: string
   readonly name: string
   readonly email: string

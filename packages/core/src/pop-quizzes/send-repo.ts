@@ -8,7 +8,7 @@ import { type Audience, inAudience } from "../assigning/people-repo.js"
 import { contentVisible, readerOf, userRowReader } from "../knowledge/access.js"
 
 /** The content a quiz is sent on, with what the checks need around it. */
-export interface SubjectRow {
+interface SubjectRow {
   readonly id: string
   readonly title: string
   readonly plan: Plan
@@ -17,12 +17,12 @@ export interface SubjectRow {
 }
 
 /** A person the audience reaches (active), and whether they can see the content. */
-export interface ReachedRow {
+interface ReachedRow {
   readonly user_id: string
   readonly can_see: boolean
 }
 
-export interface NewPopQuiz {
+interface NewPopQuiz {
   readonly orgId: OrganizationId
   readonly id: string
   readonly contentId: string

@@ -16,7 +16,7 @@ import { newId } from "../common/ids.js"
 import { Links } from "../common/links.js"
 import { iso } from "../common/time.js"
 import { generateQuestions } from "./generate.js"
-import { PopQuizMaterial } from "./material.js"
+import { PopQuizMaterial } from "./material-repo.js"
 import { PopQuizSendRepo } from "./send-repo.js"
 import {
   cannotSeeContent,

@@ -1,11 +1,7 @@
-import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
-import type { ExtractionFailed } from "@tks/adapters/extraction/port"
+import { failJobOnSqlError } from "../common/database-failures.js"
 import { JobFailure, type JobHandler } from "../jobs/handler.js"
 import { type ProcessOptions, ContentProcessor } from "./processor.js"
-
-const describe = (error: ExtractionFailed | SqlError): string =>
-  error._tag === "ExtractionFailed" ? `Knowledge extraction failed: ${error.reason}` : `Database error: ${error.message}`
 
 /**
  * The `content.process` job: runs the pipeline for the job's content; when it
@@ -21,7 +17,9 @@ export const contentProcessingJob = (options: ProcessOptions = {}) =>
           outcome._tag === "Skipped" ? Effect.logInfo(`content not processed: ${outcome.reason}`) : Effect.void
         ),
         Effect.asVoid,
-        Effect.mapError((error) => new JobFailure({ reason: describe(error) }))
+        failJobOnSqlError,
+        Effect.catchTag("ExtractionFailed", (error) =>
+          Effect.fail(new JobFailure({ reason: `Knowledge extraction failed: ${error.reason}` })))
       ),
     onFailed: (job, reason) => processor.markFailed({ orgId: job.orgId, contentId: job.subjectId }, reason)
   }))

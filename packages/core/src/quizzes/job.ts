@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { QuestionGenerator } from "@tks/adapters/questions/port"
 import { enrollmentQuizQuestions } from "@tks/domain/quiz"
+import { failJobOnSqlError } from "../common/database-failures.js"
 import { JobFailure, type JobHandler } from "../jobs/handler.js"
 import { QuizzesRepo } from "./repo.js"
 
@@ -32,9 +33,7 @@ export const quizPreparationJob = Effect.gen(function*() {
         seed: enrollmentId
       }).pipe(Effect.mapError((error) => new JobFailure({ reason: `Question generation failed: ${error.reason}` })))
       yield* repo.markReady(orgId, enrollmentId, questions, generator.name)
-    }).pipe(
-      Effect.catchTag("SqlError", (error) => Effect.fail(new JobFailure({ reason: `Database error: ${error.message}` })))
-    )
+    }).pipe(failJobOnSqlError)
 
   const handler: JobHandler<never> = {
     kind: "quiz.prepare",

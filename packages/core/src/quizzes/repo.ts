@@ -4,10 +4,10 @@ import type { QuestionChapter, QuestionItem } from "@tks/adapters/questions/port
 import type { OrganizationId } from "@tks/domain/ids"
 import type { QuizDifficulty, QuizStatus } from "@tks/domain/quiz"
 import { itemLive } from "../knowledge/access.js"
-import { questionWrites } from "./question-writes.js"
+import { questionWrites } from "./question-writes-repo.js"
 
 /** What preparing one enrollment's quiz reads: the quiz row and the lesson's material. */
-export interface QuizMaterial {
+interface QuizMaterial {
   readonly status: QuizStatus
   readonly difficulty: QuizDifficulty
   readonly title: string

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { RateLimitWindow } from "@tks/domain/rate-limit"
 import { direct } from "@tks/db/direct"
 
-export interface CounterKey {
+interface CounterKey {
   readonly orgId: string
   readonly rule: string
   readonly subject: string

@@ -43,7 +43,7 @@ const ruleProblem = (rule: RateLimitRule): string | undefined => {
 }
 
 /** The name of the default limit every authenticated /v1 request counts against, per access token. */
-export const REQUESTS_PER_TOKEN = "requests"
+const REQUESTS_PER_TOKEN = "requests"
 
 /**
  * RATE_LIMIT_PER_MINUTE: requests one access token may make per minute, over

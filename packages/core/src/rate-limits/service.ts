@@ -4,7 +4,7 @@ import type { RateLimitRule } from "./rules.js"
 import { decided, refused } from "./verdict.js"
 
 /** Who a count is about: the organization first (every table is scoped by it), then the token, person, ... */
-export interface RateLimitSubject {
+interface RateLimitSubject {
   readonly organizationId: string
   readonly key: string
 }

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { OrganizationId, UserId } from "@tks/domain/ids"
 import { byName } from "../common/keyset.js"
 
-export interface TeamRow {
+interface TeamRow {
   readonly id: string
   readonly name: string
   readonly sort_name: string

@@ -10,7 +10,7 @@ export interface ThirdPartyRow {
   readonly created_at: Date
 }
 
-export interface ThirdPartyDetailRow extends ThirdPartyRow {
+interface ThirdPartyDetailRow extends ThirdPartyRow {
   readonly responsible: number
   readonly accountable: number
   readonly consulted: number

@@ -4,6 +4,7 @@ import type { EnrollmentId, OrganizationId, UserId } from "@tks/domain/ids"
 import type { QuestionResult } from "@tks/domain/quiz"
 import type { ObligationItemType } from "@tks/domain/training"
 import { newestFirstBy } from "../common/keyset.js"
+import type { EnrollmentRow } from "../learning/repo.js"
 import { direct } from "@tks/db/direct"
 
 export interface ObligationRow {
@@ -16,17 +17,6 @@ export interface ObligationRow {
   readonly due_date: Date | null
   readonly overdue: boolean
   readonly created_at: Date
-}
-
-export interface EnrollmentRow {
-  readonly id: string
-  readonly lesson_id: string
-  readonly title: string
-  readonly status: "in_progress" | "completed"
-  readonly completed_at: Date | null
-  readonly score: number | null
-  readonly due_date: Date | null
-  readonly enrolled_at: Date
 }
 
 export interface PersonRow {
@@ -82,7 +72,7 @@ export class TrainingRepo extends Effect.Service<TrainingRepo>()("@tks/core/Trai
      */
     const enrollments = (orgId: OrganizationId, userId: UserId) =>
       direct(sql, sql<EnrollmentRow>`
-        SELECT e.id, e.lesson_id, l.title, e.status, e.completed_at, e.score, e.enrolled_at,
+        SELECT e.id, e.lesson_id, l.title, e.status, e.enrolled_at, e.started_at, e.completed_at, e.score,
           (SELECT o.due_date FROM obligations o
             WHERE o.org_id = e.org_id AND o.user_id = e.user_id AND o.item_type = 'lesson' AND o.item_id = e.lesson_id
             ORDER BY (o.status = 'active') DESC, o.created_at DESC, o.id DESC

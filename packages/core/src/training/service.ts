@@ -8,7 +8,8 @@ import type { Enrollment, OwnObligation, PersonProgress } from "@tks/domain/trai
 import { Links } from "../common/links.js"
 import { Pagination } from "../common/pagination.js"
 import { iso, isoOrNull } from "../common/time.js"
-import { type EnrollmentRow, newestAttemptFirst, type ObligationRow, type QuizAttemptRow, TrainingRepo } from "./repo.js"
+import type { EnrollmentRow } from "../learning/repo.js"
+import { newestAttemptFirst, type ObligationRow, type QuizAttemptRow, TrainingRepo } from "./repo.js"
 import { traced } from "../common/traced.js"
 
 /**

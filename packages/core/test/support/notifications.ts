@@ -67,6 +67,6 @@ export const attemptsOf = (id: string) =>
 /** The delivery jobs of an organization: subject and status. */
 export const deliveryJobsOf = (orgId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ subject_id: string; status: string; attempts: number; max_attempts: number }>`
-      SELECT subject_id, status, attempts, max_attempts FROM jobs
+    sql<{ id: string; subject_id: string; status: string; attempts: number; max_attempts: number }>`
+      SELECT id, subject_id, status, attempts, max_attempts FROM jobs
       WHERE org_id = ${orgId} AND kind = 'notification.deliver' ORDER BY subject_id, created_at`).pipe(Effect.orDie)

@@ -5,7 +5,7 @@ import type { Effect } from "effect"
 import type { Actor } from "@tks/domain/actor"
 import type { ToolDispatcher, ToolResult } from "./dispatch.js"
 
-export const serverInfo = { name: "training-knowledge-service", version: "1.0.0" } as const
+const serverInfo = { name: "training-knowledge-service", version: "1.0.0" } as const
 
 const instructions =
   "Read-only tools over an organization's business knowledge (categories > spaces > topics > items, with the content they came from), its org chart (company roles, third parties, RACI duties), training (lessons), data-quality issues and knowledge maturity. Everything is limited to what the token's person may read, as over HTTP. Start with search_service to find ids; list tools page with `cursor` (pass back `nextCursor`) and `limit`."

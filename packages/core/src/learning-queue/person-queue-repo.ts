@@ -40,7 +40,7 @@ export type OwedItem = readonly [itemType: "lesson" | "topic" | "item", itemId: 
 /**
  * The person's own rows for their queue, as `reader` sees it, read in one
  * statement; the organization's topic graph comes from memory
- * (topic-graph.ts, at `graph_version`) and assemble.ts puts the two together.
+ * (topic-graph-repo.ts, at `graph_version`) and assemble.ts puts the two together.
  */
 export interface PersonQueueRow {
   /** The version of the organization's topic graph this statement saw. */

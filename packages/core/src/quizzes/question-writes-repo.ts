@@ -4,7 +4,7 @@ import type { OrganizationId } from "@tks/domain/ids"
 import type { StoredQuestion } from "@tks/domain/quiz"
 
 /** Where a kind of quiz keeps its questions: the table, its key column and its PENDING/READY/FAILED column. */
-export interface QuestionsTable {
+interface QuestionsTable {
   readonly table: "enrollment_quizzes" | "pop_quiz_recipients"
   readonly key: "enrollment_id" | "id"
   readonly status: "status" | "generation_status"
