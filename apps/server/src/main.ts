@@ -20,6 +20,7 @@ import { DemoSeedLive, DemoTokens } from "./startup/demo.js"
 import { reportStartupFailure } from "./startup/failure.js"
 import { preflight } from "./startup/preflight.js"
 import { WorkerConfig, workersLayer } from "./workers.js"
+import { withoutFiberMetrics } from "./observability/fiber-metrics.js"
 
 /**
  * The composition root: one process serving HTTP over the database, with the
@@ -90,5 +91,6 @@ main.pipe(
   Effect.provide(TracingLive.pipe(Layer.provideMerge(LoggingLive))),
   // A failed start is one line on stderr and exit code 1 (runMain's).
   Effect.tapErrorCause(reportStartupFailure),
+  withoutFiberMetrics,
   NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
 )

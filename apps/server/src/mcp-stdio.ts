@@ -13,6 +13,7 @@ import { AdaptersLive } from "./adapters.js"
 import { loggingOn } from "./observability/logging.js"
 import { TracingLive } from "./observability/tracing.js"
 import { reportStartupFailure } from "./startup/failure.js"
+import { withoutFiberMetrics } from "./observability/fiber-metrics.js"
 
 // stdout carries the MCP messages and nothing else: anything that would print there prints on stderr.
 console.log = console.error
@@ -61,5 +62,6 @@ const Tools = Layer.mergeAll(ToolDispatcher.Default, ToolCallers.Default).pipe(
 main.pipe(
   Effect.provide(Tools),
   Effect.tapErrorCause(reportStartupFailure),
+  withoutFiberMetrics,
   NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
 )

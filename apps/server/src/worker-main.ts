@@ -14,6 +14,7 @@ import { DatabaseMetricsLive } from "./observability/metrics-database.js"
 import { TracingLive } from "./observability/tracing.js"
 import { reportStartupFailure } from "./startup/failure.js"
 import { WorkerConfig, workersLayer } from "./workers.js"
+import { withoutFiberMetrics } from "./observability/fiber-metrics.js"
 
 /**
  * `pnpm worker`: job workers alone, no HTTP, on the same database as the
@@ -37,5 +38,6 @@ const main = Effect.gen(function*() {
 main.pipe(
   Effect.provide(TracingLive.pipe(Layer.provideMerge(LoggingLive))),
   Effect.tapErrorCause(reportStartupFailure),
+  withoutFiberMetrics,
   NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
 )
