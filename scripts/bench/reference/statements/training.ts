@@ -17,7 +17,7 @@ export const obligations = (orgId: string, userId: string) =>
 
 export const enrollments = (orgId: string, userId: string) =>
   sql`
-        SELECT e.id, e.lesson_id, l.title, e.status, e.completed_at, e.score, e.enrolled_at,
+        SELECT e.id, e.lesson_id, l.title, e.status, e.enrolled_at, e.started_at, e.completed_at, e.score,
           (SELECT o.due_date FROM obligations o
             WHERE o.org_id = e.org_id AND o.user_id = e.user_id AND o.item_type = 'lesson' AND o.item_id = e.lesson_id
             ORDER BY (o.status = 'active') DESC, o.created_at DESC, o.id DESC
