@@ -29,15 +29,17 @@ const capturing = () => {
 }
 
 describe("log lines carry the trace and span they were logged in", () => {
-  it.effect("a line logged inside an exported span has its trace_id and span_id; one outside any span has neither", () =>
+  it.live("a line logged inside an exported span has its trace_id and span_id; one outside any span has neither", () =>
     Effect.gen(function*() {
       const exporter = new InMemorySpanExporter()
       const { lines, logger } = capturing()
-      // The provider empties its exporter when it shuts down: the spans are read before.
+      // The provider empties its exporter when it shuts down: the spans are read (copied) before. A span is
+      // handed to the exporter once the resource's attributes are known, which may be a moment after it ends.
       const spans = yield* Effect.gen(function*() {
         yield* Effect.logInfo("outside")
         yield* Effect.logInfo("inside").pipe(Effect.withSpan("work"))
-        return exporter.getFinishedSpans()
+        for (let waited = 0; exporter.getFinishedSpans().length === 0 && waited < 5_000; waited += 10) yield* Effect.sleep("10 millis")
+        return [...exporter.getFinishedSpans()]
       }).pipe(Effect.provide(Layer.merge(tracingWith(new SimpleSpanProcessor(exporter), "tks-test"), logger)))
       const span = spans.find((finished) => finished.name === "work")!
       expect(lines.find((line) => line.message === "inside")?.annotations).toEqual({
@@ -69,9 +71,11 @@ describe("log lines carry the trace and span they were logged in", () => {
         const address = yield* HttpServer.addressWith((address) => Effect.succeed(address))
         const port = address._tag === "TcpAddress" ? address.port : 0
         const status = yield* Effect.promise(() => fetch(`http://127.0.0.1:${port}/hello`).then((response) => response.status))
-        // The server span ends after the response is written.
-        yield* Effect.sleep("100 millis")
-        return { spans: exporter.getFinishedSpans(), status }
+        // The server span ends after the response is written, and is exported a moment later.
+        for (let waited = 0; !exporter.getFinishedSpans().some((span) => span.kind === SpanKind.SERVER) && waited < 5_000; waited += 10) {
+          yield* Effect.sleep("10 millis")
+        }
+        return { spans: [...exporter.getFinishedSpans()], status }
       }).pipe(Effect.provide(server), Effect.scoped)
       expect(status).toBe(200)
       const serverSpan = spans.find((span) => span.kind === SpanKind.SERVER)
