@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Layer } from "effect"
+import { clearOfMinuteEnd } from "./support/contributors.js"
 import { importFixture, raw, TestServerLive } from "./support/server.js"
 
 const LIMIT = 3
@@ -19,12 +20,6 @@ const setup = Effect.cached(importFixture({
     { key: "cid", name: "Cid Chatbot", email: "cid@limited.test", role: "viewer", tokenScopes: [] }
   ]
 }))
-
-// The limit is per minute: start a test's burst early enough in a minute that it cannot straddle two.
-const clearOfMinuteEnd = Effect.suspend(() => {
-  const left = 60_000 - (Date.now() % 60_000)
-  return left < 5_000 ? Effect.sleep(Duration.millis(left + 100)) : Effect.void
-})
 
 layer(TestServerLive.pipe(Layer.provide(TinyLimit)), { excludeTestServices: true })("the default per-token rate limit (RATE_LIMIT_PER_MINUTE)", (it) => {
   it.effect("a request over the limit gets 429 with the JSON body, Retry-After in whole seconds and RateLimit-* headers", () =>

@@ -1,5 +1,6 @@
 import { type HttpApiEndpoint, HttpApiSchema, type HttpMethod, OpenApi } from "@effect/platform"
 import { Context, Option, SchemaAST } from "effect"
+import { declaredByRoute } from "./declared-by-route.js"
 import { deniedStatuses, describePolicy, type Policy } from "@tks/domain/policy"
 
 /** The policy an endpoint is called under (see @tks/domain/policy). Every endpoint carries one. */
@@ -46,25 +47,5 @@ export const requires = (policy: Policy) =>
     })
 }
 
-/** The policy of every endpoint of an API, by `${method} ${path}` (the router's route key); endpoints without one are listed apart. */
-interface EndpointLike {
-  readonly method: string
-  readonly path: string
-  readonly annotations: Context.Context<never>
-}
-
-export const policiesByRoute = (
-  api: { readonly groups: Readonly<Record<string, { readonly endpoints: Readonly<Record<string, EndpointLike>> }>> }
-) => {
-  const byRoute = new Map<string, Policy>()
-  const missing: Array<string> = []
-  for (const group of Object.values(api.groups)) {
-    for (const endpoint of Object.values(group.endpoints)) {
-      const key = `${endpoint.method} ${endpoint.path}`
-      const declared = Context.getOption(endpoint.annotations, Authorization)
-      if (Option.isSome(declared)) byRoute.set(key, declared.value)
-      else missing.push(key)
-    }
-  }
-  return { byRoute, missing } as const
-}
+/** The policy of every endpoint of an API, by route key; endpoints without one are listed apart. */
+export const policiesByRoute = (api: Parameters<typeof declaredByRoute>[0]) => declaredByRoute(api, Authorization)

@@ -13,7 +13,7 @@ const submitted = (submitter: string, title = "Needs a look") =>
   Effect.gen(function*() {
     const { contributors: org } = yield* setup
     const documents = yield* Documents
-    const answer = yield* documents.submit(org.access(submitter, policies.intake.document), {
+    const { answer } = yield* documents.submit(org.access(submitter, policies.intake.document), {
       title,
       content: "# Draft\n\nSome text.",
       visibility: "everyone"

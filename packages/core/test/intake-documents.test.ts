@@ -20,7 +20,7 @@ layer(IntakeTestLayer)("adding a document, written or from an address", (it) => 
       const { contributors: org } = yield* setup
       const documents = yield* Documents
       const ops = org.teamId("ops"), alpha = org.teamId("alpha")
-      const answer = yield* documents.submit(org.access("admin", policies.intake.document), body({ visibility: "teams", teamIds: [ops, alpha] }))
+      const { answer } = yield* documents.submit(org.access("admin", policies.intake.document), body({ visibility: "teams", teamIds: [ops, alpha] }))
       expect(answer).toMatchObject({ mode: "published", draft: false, reviewRequestId: null, title: "Travel policy" })
       expect(answer.url).toMatch(new RegExp(`/v1/content/${answer.contentId}$`))
       const rows = yield* rowsAbout(answer.contentId)
@@ -34,7 +34,7 @@ layer(IntakeTestLayer)("adding a document, written or from an address", (it) => 
     Effect.gen(function*() {
       const { contributors: org } = yield* setup
       const documents = yield* Documents
-      const answer = yield* documents.submit(org.access("owner", policies.intake.document), body({ visibility: "admins", asDraft: true }))
+      const { answer } = yield* documents.submit(org.access("owner", policies.intake.document), body({ visibility: "admins", asDraft: true }))
       expect(answer).toMatchObject({ mode: "published", draft: true, reviewRequestId: null })
       const rows = yield* rowsAbout(answer.contentId)
       expect(rows.content).toMatchObject({ status: "draft", visibility: "admins" })
@@ -45,7 +45,7 @@ layer(IntakeTestLayer)("adding a document, written or from an address", (it) => 
     Effect.gen(function*() {
       const { contributors: org } = yield* setup
       const documents = yield* Documents
-      const answer = yield* documents.submit(
+      const { answer } = yield* documents.submit(
         org.access("teamAdmin", policies.intake.document),
         body({ visibility: "teams", teamIds: [org.teamId("ops"), org.teamId("night")] })
       )
@@ -57,7 +57,7 @@ layer(IntakeTestLayer)("adding a document, written or from an address", (it) => 
     Effect.gen(function*() {
       const { contributors: org } = yield* setup
       const documents = yield* Documents
-      const answer = yield* documents.submit(
+      const { answer } = yield* documents.submit(
         org.access("member01", policies.intake.document),
         body({ title: "Team notes", visibility: "teams", teamIds: [org.teamId("alpha")], asDraft: true })
       )
@@ -91,8 +91,9 @@ layer(IntakeTestLayer)("adding a document, written or from an address", (it) => 
       const documents = yield* Documents
       const member = org.access("member03", policies.intake.document)
       yield* clearOfMinuteEnd
-      yield* documents.submit(member, body())
-      yield* documents.submit(member, body())
+      // Each granted submission answers what is left of the tightest window, for the transport to report.
+      expect((yield* documents.submit(member, body())).allowance).toMatchObject({ limit: 3, remaining: 2 })
+      expect((yield* documents.submit(member, body())).allowance).toMatchObject({ limit: 3, remaining: 1 })
       yield* documents.submitFromUrl(org.access("member03", policies.intake.documentFromUrl), { url: "https://wiki.example.test/handbook", visibility: "everyone" })
       const before = yield* intakeCounts(org.organizationId)
       const fetchesBefore = fetched.length
@@ -106,7 +107,7 @@ layer(IntakeTestLayer)("adding a document, written or from an address", (it) => 
       expect(yield* intakeCounts(org.organizationId)).toEqual(before)
       expect(fetched.length).toBe(fetchesBefore)
       // Another person has their own allowance.
-      expect((yield* documents.submit(org.access("member04", policies.intake.document), body())).mode).toBe("review")
+      expect((yield* documents.submit(org.access("member04", policies.intake.document), body())).answer.mode).toBe("review")
     }))
 
   it.effect("published submissions do not count against the review-submission limit", () =>
@@ -115,16 +116,17 @@ layer(IntakeTestLayer)("adding a document, written or from an address", (it) => 
       const documents = yield* Documents
       const teamAdmin = org.access("teamAdmin", policies.intake.document)
       for (let i = 0; i < 5; i++) {
-        expect((yield* documents.submit(teamAdmin, body({ visibility: "teams", teamIds: [org.teamId("night")] }))).mode).toBe("published")
+        const published = yield* documents.submit(teamAdmin, body({ visibility: "teams", teamIds: [org.teamId("night")] }))
+        expect([published.answer.mode, published.allowance]).toEqual(["published", null])
       }
-      expect((yield* documents.submit(teamAdmin, body({ visibility: "everyone" }))).mode).toBe("review")
+      expect((yield* documents.submit(teamAdmin, body({ visibility: "everyone" }))).answer.mode).toBe("review")
     }))
 
   it.effect("from an address: the fetched markdown is the body, the site's name the provisional title, the final address the source", () =>
     Effect.gen(function*() {
       const { contributors: org } = yield* setup
       const documents = yield* Documents
-      const answer = yield* documents.submitFromUrl(org.access("owner", policies.intake.documentFromUrl), {
+      const { answer } = yield* documents.submitFromUrl(org.access("owner", policies.intake.documentFromUrl), {
         url: "https://wiki.example.test/handbook",
         visibility: "everyone"
       })

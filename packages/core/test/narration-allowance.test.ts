@@ -18,7 +18,7 @@ layer(NarrationTestLayer, { excludeTestServices: true })("the narration allowanc
       const { narrators: org } = yield* setup
       yield* startMonthAt(org.organizationId, 0)
       const narration = yield* Narration
-      const answer = yield* narration.synthesize(narrating(org.actor("viewer")), request("  Safety first, 2 helmets 😀  "))
+      const { answer } = yield* narration.synthesize(narrating(org.actor("viewer")), request("  Safety first, 2 helmets 😀  "))
       // Code points: the emoji counts once.
       expect(answer.characters).toBe(25)
       expect(answer.words.map((w) => w.word)).toEqual(["Safety", "first,", "2", "helmets", "😀"])
@@ -159,7 +159,7 @@ layer(NarrationTestLayer, { excludeTestServices: true })("the narration allowanc
       yield* narration.synthesize(narrating(org.actor("reader01")), request("five!"))
       const error = yield* Effect.flip(narration.synthesize(narrating(org.actor("reader02")), request("a")))
       expect(error).toMatchObject({ code: "NARRATION_QUOTA_EXCEEDED" })
-      const answer = yield* narration.synthesize(narrating(quiet.actor("quinn")), request("Still room here"))
+      const { answer } = yield* narration.synthesize(narrating(quiet.actor("quinn")), request("Still room here"))
       expect(answer.characters).toBe(15)
       expect(yield* usedThisMonth(quiet.organizationId)).toBe(15)
     }))

@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { TooManyRequests } from "@tks/domain/rate-limit"
-import { defineRule, SpecRules } from "../src/rate-limits/rules.js"
+import { actLimits, defineRule } from "@tks/domain/rate-limit-rules"
 import { orDieOnSql, refusalOf, TwoProcesses, twoProcesses } from "./support/rate-limiters.js"
 
 const DAY = 86_400
@@ -80,7 +80,7 @@ layer(twoProcesses())("RateLimiter.consume (exact, counted in the database)", (i
   it.effect("a rule's own code and message are the 429's; subjects and organizations are counted apart", () =>
     frozenClock(Effect.gen(function*() {
       const { a } = yield* TwoProcesses
-      const rule = SpecRules.reviewSubmissions
+      const rule = actLimits.reviewSubmissions
       for (let i = 0; i < 3; i++) yield* a.consume(rule, { organizationId: org, key: "usr_writer" })
       const refused = yield* refusalOf(a.consume(rule, { organizationId: org, key: "usr_writer" }))
       expect(refused).toMatchObject({ code: "REVIEW_SUBMISSION_LIMIT_REACHED", message: rule.message, limit: 3 })

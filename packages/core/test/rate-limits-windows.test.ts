@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { RateLimitRepo } from "../src/rate-limits/repo.js"
-import { defineRule } from "../src/rate-limits/rules.js"
+import { defineRule } from "@tks/domain/rate-limit-rules"
 import { sweepExpiredCounters } from "../src/rate-limits/sweep.js"
 import { refusalOf, TwoProcesses, twoProcesses } from "./support/rate-limiters.js"
 

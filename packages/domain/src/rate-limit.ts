@@ -89,3 +89,13 @@ export const judge = (windows: ReadonlyArray<WindowCount>, cost: number, epochMs
     .reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetSeconds > a.resetSeconds) ? b : a))
   return { _tag: "Granted", decision }
 }
+
+/**
+ * An act's answer with the figures of the allowance it counted against
+ * (null when it counted none), for the transport to report: HTTP sends them
+ * as `RateLimit-*` headers.
+ */
+export interface Counted<A> {
+  readonly answer: A
+  readonly allowance: RateLimitDecision | null
+}

@@ -1,6 +1,6 @@
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { type RateLimitDecision, TooManyRequests } from "@tks/domain/rate-limit"
+import { type Counted, type RateLimitDecision, TooManyRequests } from "@tks/domain/rate-limit"
 
 const REMAINING = "ratelimit-remaining"
 
@@ -21,8 +21,14 @@ const reportDecision = (decision: RateLimitDecision) =>
     return Effect.succeed(decision.remaining < reported ? HttpServerResponse.setHeaders(response, decisionHeaders(decision)) : response)
   })
 
+/** What every 429 carries, whichever error class answers it. */
+interface Refusal {
+  readonly limit: number
+  readonly retryAfterSeconds: number
+}
+
 /** A refusal's `Retry-After` and `RateLimit-*` headers; error schemas carry no headers. */
-const reportRefusal = (error: TooManyRequests) =>
+const reportRefusal = (error: Refusal) =>
   HttpApp.appendPreResponseHandler((_request, response) =>
     Effect.succeed(HttpServerResponse.setHeaders(response, {
       "retry-after": String(error.retryAfterSeconds),
@@ -33,7 +39,7 @@ const reportRefusal = (error: TooManyRequests) =>
 /**
  * Puts a rate-limit check's outcome on the response: the `RateLimit-*`
  * headers when granted, `Retry-After` too when refused (the 429 body is the
- * TooManyRequests error itself). Wrap every `consume` a handler makes.
+ * TooManyRequests error itself). Wraps the route limits the edge counts.
  */
 export const withRateLimitHeaders = <E, R>(check: Effect.Effect<RateLimitDecision, E, R>) =>
   check.pipe(
@@ -53,3 +59,20 @@ export const withPerTokenLimitHeaders = <A extends { readonly rateLimit: RateLim
     Effect.tap(({ rateLimit }) => reportDecision(rateLimit)),
     Effect.tapError((error) => (error instanceof TooManyRequests ? reportRefusal(error) : Effect.void))
   )
+
+/** A domain act's answer, with the `RateLimit-*` headers of the allowance it counted against, if any. */
+export const withAllowanceHeaders = <A, E, R>(act: Effect.Effect<Counted<A>, E, R>) =>
+  Effect.flatMap(act, ({ allowance, answer }) => (allowance === null ? Effect.succeed(answer) : Effect.as(reportDecision(allowance), answer)))
+
+const refusalTags: ReadonlySet<string> = new Set(["TooManyRequests", "NarrationTooQuick"])
+
+const isRefusal = (error: unknown): error is Refusal =>
+  typeof error === "object" && error !== null && "_tag" in error && refusalTags.has(error._tag as string)
+
+/**
+ * `Retry-After` and `RateLimit-*` on every 429 a handler answers (an act's
+ * own allowance refused it: the review submissions, the narration burst or
+ * month), in the one place every handler passes through.
+ */
+export const withRefusalHeaders = <A, E, R>(handler: Effect.Effect<A, E, R>) =>
+  Effect.tapError(handler, (error) => (isRefusal(error) ? reportRefusal(error) : Effect.void))

@@ -6,8 +6,10 @@ import { PageParams } from "@tks/domain/page-params"
 import { CountedPage } from "@tks/domain/pagination"
 import { policies } from "@tks/domain/policies"
 import { TooManyRequests } from "@tks/domain/rate-limit"
+import { routeLimits } from "@tks/domain/rate-limit-rules"
 import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
+import { limitedBy } from "../rate-limits.js"
 
 const ranking =
   "Entries come from the person's duties (held directly, through a team, or through a company role at a tier the duty's qualifier reaches; a duty on a space or category reaches its topics, on an item the item's topic), the lessons they owe or must retake, and the topics and items they owe. " +
@@ -29,7 +31,7 @@ export class LearningQueueGroup extends HttpApiGroup.make("learningQueue")
         OpenApi.Description,
         `Ranked topics to study next, limited to content you can read, with total; lessons assigned to you that no readable topic backs are listed by title (topicId null). ${ranking}`
       )
-      .pipe(requires(policies.training.myLearningQueue))
+      .pipe(requires(policies.training.myLearningQueue), limitedBy(routeLimits.learningQueue))
   )
   .add(
     HttpApiEndpoint.get("person", "/people/:id/learning-queue")
@@ -43,6 +45,6 @@ export class LearningQueueGroup extends HttpApiGroup.make("learningQueue")
         OpenApi.Description,
         `{user, data, nextCursor, total}. The person themselves, an organization admin, or a manager of the person directly or at any depth of the reporting line (the manager each person has been given, not the role tree) may read it; anyone else, another organization's ids and unknown ids get 404. A person who has left has an empty queue. Topics are limited to what the reader can open; lessons assigned to the person are listed by title regardless. ${ranking}`
       )
-      .pipe(requires(policies.training.learningQueue))
+      .pipe(requires(policies.training.learningQueue), limitedBy(routeLimits.learningQueue))
   )
   .middleware(Authentication) {}

@@ -5,8 +5,10 @@ import { policies } from "@tks/domain/policies"
 import { PopQuiz, PopQuizDetail, PopQuizListParams, PopQuizPath } from "@tks/domain/pop-quiz"
 import { PopQuizRequest, PopQuizSent } from "@tks/domain/pop-quiz-send"
 import { TooManyRequests } from "@tks/domain/rate-limit"
+import { routeLimits } from "@tks/domain/rate-limit-rules"
 import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
+import { limitedBy } from "../rate-limits.js"
 
 // 201 Created. Re-annotating a schema drops its identifier, so it is given again to keep the named component.
 const Sent = PopQuizSent.annotations(HttpApiSchema.annotations({ status: 201, identifier: "PopQuizSent" }))
@@ -39,7 +41,7 @@ export class PopQuizzesGroup extends HttpApiGroup.make("popQuizzes")
       .addError(TooManyRequests)
       .annotate(OpenApi.Summary, "Send a pop quiz")
       .annotate(OpenApi.Description, sendDescription)
-      .pipe(requires(policies.popQuizzes.send))
+      .pipe(requires(policies.popQuizzes.send), limitedBy(routeLimits.assigning.popQuiz))
   )
   .add(
     HttpApiEndpoint.get("get", "/pop-quizzes/:id")

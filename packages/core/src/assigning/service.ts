@@ -11,9 +11,6 @@ import type {
 } from "@tks/domain/assigning"
 import type { Access } from "@tks/domain/policy"
 import { NotificationOutbox } from "../notifications/outbox.js"
-import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
-import { SpecRules } from "../rate-limits/rules.js"
-import { RateLimiter } from "../rate-limits/service.js"
 import { makeAssign } from "./assignments.js"
 import { EnrollmentsRepo } from "./enrollments-repo.js"
 import { makeCreateKnowledgeObligation } from "./knowledge-obligations-repo.js"
@@ -26,37 +23,14 @@ import { makeSetRetrainingPolicy } from "./retraining-policy-repo.js"
 import { makeUnassign } from "./unassign.js"
 
 /**
- * Each assigning route is limited to 30 calls a minute and 300 an
- * hour per access token, counted per route (the MCP tools doing the same
- * acts will count under the same names).
- */
-const assigningRoutes = [
-  "assignments",
-  "unassign",
-  "retraining-policy",
-  "knowledge-obligations",
-  "retraining-assignments",
-  "waive",
-  "cancel",
-  "due-date",
-  "confirm-review"
-] as const
-type AssigningRoute = (typeof assigningRoutes)[number]
-
-const rules = Object.fromEntries(assigningRoutes.map((route) => [route, SpecRules.assigning(route)])) as Record<
-  AssigningRoute,
-  ReturnType<typeof SpecRules.assigning>
->
-
-/**
  * The assigning acts: each takes the `Access` its policy granted
  * (`policies.assigning.*`: the training:assign scope, then the reach of the
- * person's role on this call), counts against its route's rate limit, then
- * runs as one transaction (see each act's file).
+ * person's role on this call) and runs as one transaction (see each act's
+ * file). Each act's rate limit is declared on its operation and counted by
+ * the transport before the act is called.
  */
 export class Assigning extends Effect.Service<Assigning>()("@tks/core/Assigning", {
   effect: Effect.gen(function*() {
-    const limiter = yield* RateLimiter
     const assign = yield* makeAssign
     const unassign = yield* makeUnassign
     const setPolicy = yield* makeSetRetrainingPolicy
@@ -64,36 +38,28 @@ export class Assigning extends Effect.Service<Assigning>()("@tks/core/Assigning"
     const assignRetraining = yield* makeAssignRetraining
     const acts = yield* makeObligationActs
 
-    /** The route's limit first: a refused call (429) does nothing. */
-    const limited = <A, E, R>(route: AssigningRoute, access: Access, report: ReportLimit, act: Effect.Effect<A, E, R>) =>
-      report(limiter.consume(rules[route], { organizationId: access.actor.organizationId, key: access.actor.tokenId })).pipe(
-        Effect.zipRight(act),
-        Effect.withSpan(`Assigning.${route}`)
-      )
-
     return {
-      assign: (access: Access, lessonId: string, body: AssignmentRequest, report: ReportLimit = reportNothing) =>
-        limited("assignments", access, report, assign(access, lessonId, body)),
-      unassign: (access: Access, lessonId: string, body: UnassignRequest, report: ReportLimit = reportNothing) =>
-        limited("unassign", access, report, unassign(access, lessonId, body)),
-      setRetrainingPolicy: (access: Access, lessonId: string, body: RetrainingPolicyRequest, report: ReportLimit = reportNothing) =>
-        limited("retraining-policy", access, report, setPolicy(access, lessonId, body)),
-      createKnowledgeObligation: (access: Access, body: KnowledgeObligationRequest, report: ReportLimit = reportNothing) =>
-        limited("knowledge-obligations", access, report, createKnowledge(access, body)),
-      assignRetraining: (access: Access, body: RetrainingAssignmentRequest, report: ReportLimit = reportNothing) =>
-        limited("retraining-assignments", access, report, assignRetraining(access, body)),
-      waive: (access: Access, obligationId: string, body: ObligationEndRequest, report: ReportLimit = reportNothing) =>
-        limited("waive", access, report, acts.waive(access, obligationId, body)),
-      cancel: (access: Access, obligationId: string, body: ObligationEndRequest, report: ReportLimit = reportNothing) =>
-        limited("cancel", access, report, acts.cancel(access, obligationId, body)),
-      setDueDate: (access: Access, obligationId: string, body: DueDateRequest, report: ReportLimit = reportNothing) =>
-        limited("due-date", access, report, acts.setDueDate(access, obligationId, body)),
-      confirmReview: (access: Access, obligationId: string, body: ConfirmReviewRequest, report: ReportLimit = reportNothing) =>
-        limited("confirm-review", access, report, acts.confirmReview(access, obligationId, body))
+      assign: (access: Access, lessonId: string, body: AssignmentRequest) =>
+        assign(access, lessonId, body).pipe(Effect.withSpan("Assigning.assignments")),
+      unassign: (access: Access, lessonId: string, body: UnassignRequest) =>
+        unassign(access, lessonId, body).pipe(Effect.withSpan("Assigning.unassign")),
+      setRetrainingPolicy: (access: Access, lessonId: string, body: RetrainingPolicyRequest) =>
+        setPolicy(access, lessonId, body).pipe(Effect.withSpan("Assigning.retraining-policy")),
+      createKnowledgeObligation: (access: Access, body: KnowledgeObligationRequest) =>
+        createKnowledge(access, body).pipe(Effect.withSpan("Assigning.knowledge-obligations")),
+      assignRetraining: (access: Access, body: RetrainingAssignmentRequest) =>
+        assignRetraining(access, body).pipe(Effect.withSpan("Assigning.retraining-assignments")),
+      waive: (access: Access, obligationId: string, body: ObligationEndRequest) =>
+        acts.waive(access, obligationId, body).pipe(Effect.withSpan("Assigning.waive")),
+      cancel: (access: Access, obligationId: string, body: ObligationEndRequest) =>
+        acts.cancel(access, obligationId, body).pipe(Effect.withSpan("Assigning.cancel")),
+      setDueDate: (access: Access, obligationId: string, body: DueDateRequest) =>
+        acts.setDueDate(access, obligationId, body).pipe(Effect.withSpan("Assigning.due-date")),
+      confirmReview: (access: Access, obligationId: string, body: ConfirmReviewRequest) =>
+        acts.confirmReview(access, obligationId, body).pipe(Effect.withSpan("Assigning.confirm-review"))
     } as const
   }),
   dependencies: [
-    RateLimiter.Default,
     AssigningPeopleRepo.Default,
     EnrollmentsRepo.Default,
     ObligationsRepo.Default,

@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import type { AccessTokenId, OrganizationId, TeamId, UserId } from "@tks/domain/ids"
 import { type CountedColumns, RateLimitRepo } from "../rate-limits/repo.js"
-import type { RateLimitRule } from "../rate-limits/rules.js"
+import type { RateLimitRule } from "@tks/domain/rate-limit-rules"
 import { compiledOnce } from "../common/compiled-once.js"
 import type { MemberStatus, OrgRole, Scope, TeamRole } from "@tks/domain/roles"
 

@@ -15,13 +15,13 @@ import {
   unfetchableAddress
 } from "@tks/domain/intake"
 import type { Access } from "@tks/domain/policy"
+import type { Counted } from "@tks/domain/rate-limit"
 import { JobsRepo } from "../jobs/repo.js"
 import { RateLimiter } from "../rate-limits/service.js"
 import { newId } from "../common/ids.js"
 import { Links } from "../common/links.js"
 import { requireKnownTeams } from "./audience.js"
 import { IntakeRepo } from "./repo.js"
-import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
 import { consumeReviewSubmission, probeReviewSubmission } from "./review-limit.js"
 import { parseFetchAddress, provisionalTitle, storable } from "./url.js"
 import { traced } from "../common/traced.js"
@@ -73,12 +73,11 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
       draft: DocumentDraft,
       audience: Audience,
       mode: SubmissionMode,
-      asDraft: boolean,
-      report: ReportLimit
+      asDraft: boolean
     ) =>
       sql.withTransaction(Effect.gen(function*() {
         const { organizationId: orgId, userId } = access.actor
-        if (mode === "review") yield* consumeReviewSubmission(limiter, access.actor, report)
+        const allowance = mode === "review" ? yield* consumeReviewSubmission(limiter, access.actor) : null
         const contentId = newId("content")
         const published = mode === "published"
         const isDraft = published && asDraft
@@ -118,18 +117,19 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
           title: draft.title,
           url: links.content(contentId)
         }
-        return submission
+        const counted: Counted<DocumentSubmission> = { answer: submission, allowance }
+        return counted
       }))
 
-    const submit = traced("Documents.submit")(function*(access: Access, body: NewDocument, report: ReportLimit = reportNothing) {
+    const submit = traced("Documents.submit")(function*(access: Access, body: NewDocument) {
       const audience = audienceOf(body)
       const mode = yield* admit(access, audience)
       const draft: DocumentDraft = { title: body.title, titleFinal: true, body: body.content, sourceUrl: null, siteName: null }
-      return yield* create(access, draft, audience, mode, body.asDraft === true, report)
+      return yield* create(access, draft, audience, mode, body.asDraft === true)
     })
 
     const submitFromUrl = traced("Documents.submitFromUrl")(
-      function*(access: Access, body: DocumentFromUrl, report: ReportLimit = reportNothing) {
+      function*(access: Access, body: DocumentFromUrl) {
         const address = parseFetchAddress(body.url)
         if (Either.isLeft(address)) {
           return yield* new BadRequest({
@@ -140,7 +140,7 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
         }
         const audience = audienceOf(body)
         const mode = yield* admit(access, audience)
-        if (mode === "review") yield* probeReviewSubmission(sql, limiter, access.actor, report)
+        if (mode === "review") yield* probeReviewSubmission(sql, limiter, access.actor)
         // The query string may carry someone's secrets: the log gets the origin and path only.
         const page = yield* fetcher.fetch(address.right).pipe(
           Effect.tapError((refusal) =>
@@ -154,7 +154,7 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
           sourceUrl: page.finalUrl,
           siteName: storable(page.siteName)
         }
-        return yield* create(access, draft, audience, mode, false, report)
+        return yield* create(access, draft, audience, mode, false)
       }
     )
 

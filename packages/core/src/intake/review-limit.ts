@@ -2,8 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Data, Effect } from "effect"
 import type { Actor } from "@tks/domain/actor"
 import type { RateLimiter } from "../rate-limits/service.js"
-import type { ReportLimit } from "../rate-limits/report.js"
-import { SpecRules } from "../rate-limits/rules.js"
+import { actLimits } from "@tks/domain/rate-limit-rules"
 
 /**
  * Contributions that go to review, 3 a minute and 20 an hour per
@@ -15,8 +14,8 @@ import { SpecRules } from "../rate-limits/rules.js"
  * keeps concurrent submissions of one person exact. A refusal (429
  * REVIEW_SUBMISSION_LIMIT_REACHED) creates nothing and counts nothing.
  */
-export const consumeReviewSubmission = (limiter: RateLimiter, actor: Actor, report: ReportLimit) =>
-  Effect.asVoid(report(limiter.consume(SpecRules.reviewSubmissions, { organizationId: actor.organizationId, key: actor.userId })))
+export const consumeReviewSubmission = (limiter: RateLimiter, actor: Actor) =>
+  limiter.consume(actLimits.reviewSubmissions, { organizationId: actor.organizationId, key: actor.userId })
 
 class Probed extends Data.TaggedError("Probed") {}
 
@@ -25,14 +24,13 @@ class Probed extends Data.TaggedError("Probed") {}
  * the same exact count in a transaction that is always rolled back. For a
  * submission with costly work before its transaction (a fetch), so that a
  * limited caller causes none; the count itself is still taken when the
- * review request is created. Only a refusal is reported to the caller.
+ * review request is created.
  */
-export const probeReviewSubmission = (sql: SqlClient.SqlClient, limiter: RateLimiter, actor: Actor, report: ReportLimit) =>
+export const probeReviewSubmission = (sql: SqlClient.SqlClient, limiter: RateLimiter, actor: Actor) =>
   sql.withTransaction(
-    limiter.consume(SpecRules.reviewSubmissions, { organizationId: actor.organizationId, key: actor.userId }).pipe(
+    limiter.consume(actLimits.reviewSubmissions, { organizationId: actor.organizationId, key: actor.userId }).pipe(
       Effect.zipRight(Effect.fail(new Probed()))
     )
   ).pipe(
-    Effect.catchTag("Probed", () => Effect.void),
-    Effect.catchTag("TooManyRequests", (refused) => Effect.asVoid(report(Effect.fail(refused))))
+    Effect.catchTag("Probed", () => Effect.void)
   )

@@ -6,9 +6,6 @@ import { rankPage } from "@tks/domain/learning-queue-page"
 import type { PageParams } from "@tks/domain/page-params"
 import type { Access } from "@tks/domain/policy"
 import { readerOf } from "../knowledge/access.js"
-import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
-import { SpecRules } from "../rate-limits/rules.js"
-import { RateLimiter } from "../rate-limits/service.js"
 import type { Keyset } from "../common/keyset.js"
 import { Links } from "../common/links.js"
 import { type CountedPage, Pagination } from "../common/pagination.js"
@@ -44,7 +41,6 @@ export class LearningQueue extends Effect.Service<LearningQueue>()("@tks/core/Le
   effect: Effect.gen(function*() {
     const repo = yield* LearningQueueRepo
     const pagination = yield* Pagination
-    const limiter = yield* RateLimiter
     const links = yield* Links
 
     const view = (now: number) => ({ candidate, priority, row, type }: PageEntry): LearningQueueEntry => ({
@@ -88,12 +84,8 @@ export class LearningQueue extends Effect.Service<LearningQueue>()("@tks/core/Le
         )
       })
 
-    const consume = (access: Access, report: ReportLimit) =>
-      report(limiter.consume(SpecRules.learningQueue, { organizationId: access.actor.organizationId, key: access.actor.tokenId }))
-
     /** GET /v1/me/learning-queue. */
-    const mine = traced("LearningQueue.mine")(function*(access: Access, params: PageParams, report: ReportLimit = reportNothing) {
-      yield* consume(access, report)
+    const mine = traced("LearningQueue.mine")(function*(access: Access, params: PageParams) {
       // The token was checked a moment ago: its holder is an active member.
       return yield* queuePage(access, access.actor.userId, true, params)
     })
@@ -105,8 +97,7 @@ export class LearningQueue extends Effect.Service<LearningQueue>()("@tks/core/Le
      * else, another organization's ids and unknown ids get 404.
      */
     const forPerson = traced("LearningQueue.forPerson")(
-      function*(access: Access, personId: UserId, params: PageParams, report: ReportLimit = reportNothing) {
-        yield* consume(access, report)
+      function*(access: Access, personId: UserId, params: PageParams) {
         const { actor } = access
         const person = yield* repo.person(actor.organizationId, personId, actor.userId)
         const allowed = person !== undefined &&
@@ -119,5 +110,5 @@ export class LearningQueue extends Effect.Service<LearningQueue>()("@tks/core/Le
 
     return { mine, forPerson } as const
   }),
-  dependencies: [LearningQueueRepo.Default, Pagination.Default, RateLimiter.Default, Links.Default]
+  dependencies: [LearningQueueRepo.Default, Pagination.Default, Links.Default]
 }) {}

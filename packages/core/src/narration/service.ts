@@ -18,10 +18,9 @@ import {
   wordTimingsProblem
 } from "@tks/domain/narration"
 import type { Access } from "@tks/domain/policy"
-import { TooManyRequests } from "@tks/domain/rate-limit"
+import { type Counted, TooManyRequests } from "@tks/domain/rate-limit"
+import { actLimits } from "@tks/domain/rate-limit-rules"
 import { countRefusal } from "../operations/counters.js"
-import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
-import { SpecRules } from "../rate-limits/rules.js"
 import { RateLimiter } from "../rate-limits/service.js"
 import { NarrationRepo, type Reservation } from "./repo.js"
 import { NarrationSettings } from "./settings.js"
@@ -93,9 +92,9 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
     }
 
     const synthesize = traced("Narration.synthesize")(
-      function*(access: Access, request: NarrationRequest, report: ReportLimit = reportNothing) {
+      function*(access: Access, request: NarrationRequest) {
         const { actor } = access
-        yield* report(limiter.consume(SpecRules.narration, { organizationId: actor.organizationId, key: actor.tokenId })).pipe(
+        const allowance = yield* limiter.consume(actLimits.narration, { organizationId: actor.organizationId, key: actor.tokenId }).pipe(
           Effect.catchTag("TooManyRequests", (refused) => new NarrationTooQuick({ message: refused.message, limit: refused.limit, retryAfterSeconds: refused.retryAfterSeconds }))
         )
         const voiceId = request.voiceId ?? defaultVoiceId
@@ -110,9 +109,9 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
             provider: speech.provider
           }).pipe(Effect.flatMap((reservation): Effect.Effect<Reserved, TooManyRequests> => {
             if (reservation._tag === "Reserved") return Effect.succeed(reservation)
-            // Reported like any limit (HTTP: Retry-After until the next UTC month).
+            // A refusal like any limit's (HTTP: Retry-After until the next UTC month).
             const refusal = quotaExceeded(reservation.nowMs)
-            return countRefusal("narration-quota").pipe(Effect.zipRight(report(Effect.fail(refusal))), Effect.zipRight(Effect.fail(refusal)))
+            return countRefusal("narration-quota").pipe(Effect.zipRight(Effect.fail(refusal)))
           })),
           () => speak(request.text, voiceId),
           (reservation, exit) => settle(actor.organizationId, reservation.requestId, exit)
@@ -137,11 +136,13 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
               })
           })
         )
-        return {
+        const answer: NarrationAnswer = {
           audio: { base64: Buffer.from(spoken.mp3).toString("base64"), format: narrationAudioFormat, mimeType: narrationMimeType },
           words: spoken.words,
           characters
-        } satisfies NarrationAnswer
+        }
+        const counted: Counted<NarrationAnswer> = { answer, allowance }
+        return counted
       }
     )
 

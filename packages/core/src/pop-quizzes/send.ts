@@ -9,9 +9,6 @@ import { defaultQuizDifficulty } from "@tks/domain/quiz"
 import { admitAudience } from "../assigning/admission.js"
 import { AssigningPeopleRepo } from "../assigning/people-repo.js"
 import { JobsRepo } from "../jobs/repo.js"
-import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
-import { SpecRules } from "../rate-limits/rules.js"
-import { RateLimiter } from "../rate-limits/service.js"
 import { newId } from "../common/ids.js"
 import { Links } from "../common/links.js"
 import { iso } from "../common/time.js"
@@ -28,15 +25,12 @@ import {
 } from "./send-refusals.js"
 import { traced } from "../common/traced.js"
 
-/** 30 calls a minute and 300 an hour per access token, like each assigning route. */
-const limit = SpecRules.assigning("pop-quizzes")
-
 /**
  * POST /v1/pop-quizzes, for organization admins
  * (`policies.popQuizzes.send`). In order, each refusal before anything is
  * written:
  *
- * 1. the route's rate limit (429);
+ * 1. the route's rate limit (429), counted by the transport before the act;
  * 2. the content: published and of this organization (else 400
  *    UNKNOWN_CONTENT); the due date in the future and the difficulty in the
  *    organization's plan (400);
@@ -56,7 +50,6 @@ const limit = SpecRules.assigning("pop-quizzes")
 export class PopQuizSending extends Effect.Service<PopQuizSending>()("@tks/core/PopQuizSending", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const limiter = yield* RateLimiter
     const repo = yield* PopQuizSendRepo
     const people = yield* AssigningPeopleRepo
     const material = yield* PopQuizMaterial
@@ -119,16 +112,10 @@ export class PopQuizSending extends Effect.Service<PopQuizSending>()("@tks/core/
       })
 
     return {
-      /** The route's limit first: a refused call (429) does nothing. */
-      send: (access: Access, body: PopQuizRequest, report: ReportLimit = reportNothing) =>
-        report(limiter.consume(limit, { organizationId: access.actor.organizationId, key: access.actor.tokenId })).pipe(
-          Effect.zipRight(send(access, body)),
-          Effect.withSpan("PopQuizSending.send")
-        )
+      send: (access: Access, body: PopQuizRequest) => send(access, body).pipe(Effect.withSpan("PopQuizSending.send"))
     } as const
   }),
   dependencies: [
-    RateLimiter.Default,
     PopQuizSendRepo.Default,
     AssigningPeopleRepo.Default,
     PopQuizMaterial.Default,

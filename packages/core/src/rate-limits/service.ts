@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { RateLimitRepo } from "./repo.js"
-import type { RateLimitRule } from "./rules.js"
+import type { RateLimitRule } from "@tks/domain/rate-limit-rules"
 import { decided, refused } from "./verdict.js"
 
 /** Who a count is about: the organization first (every table is scoped by it), then the token, person, ... */

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { judge, type RateLimitDecision, TooManyRequests, type Verdict } from "@tks/domain/rate-limit"
 import { countRefusal } from "../operations/counters.js"
 import type { Counted } from "./repo.js"
-import type { RateLimitRule } from "./rules.js"
+import type { RateLimitRule } from "@tks/domain/rate-limit-rules"
 
 export const refusal = (rule: Pick<RateLimitRule, "code" | "message">, verdict: Extract<Verdict, { _tag: "Refused" }>) =>
   new TooManyRequests({

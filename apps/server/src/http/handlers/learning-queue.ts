@@ -3,14 +3,13 @@ import { Api } from "@tks/api/api"
 import { LearningQueue } from "@tks/core/learning-queue/service"
 import { UserId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
-import { withRateLimitHeaders } from "../rate-limit.js"
 import { group } from "../wire-answers.js"
 
 export const LearningQueueHandlers = group(Api, "learningQueue", (handlers) =>
   Effect.gen(function*() {
     const queue = yield* LearningQueue
     return handlers
-      .handle("mine", ({ urlParams }) => asCaller((access) => queue.mine(access, urlParams, withRateLimitHeaders)))
+      .handle("mine", ({ urlParams }) => asCaller((access) => queue.mine(access, urlParams)))
       .handle("person", ({ path, urlParams }) =>
-        asCaller((access) => queue.forPerson(access, UserId.make(path.id), urlParams, withRateLimitHeaders)))
+        asCaller((access) => queue.forPerson(access, UserId.make(path.id), urlParams)))
   }))

@@ -4,7 +4,6 @@ import { PopQuizSending } from "@tks/core/pop-quizzes/send"
 import { PopQuizReads } from "@tks/core/pop-quizzes/service"
 import { PopQuizId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
-import { withRateLimitHeaders } from "../rate-limit.js"
 import { group } from "../wire-answers.js"
 
 export const PopQuizzesHandlers = group(Api, "popQuizzes", (handlers) =>
@@ -13,6 +12,6 @@ export const PopQuizzesHandlers = group(Api, "popQuizzes", (handlers) =>
     const sending = yield* PopQuizSending
     return handlers
       .handle("list", ({ urlParams }) => asCaller((access) => reads.list(access, urlParams)))
-      .handle("send", ({ payload }) => asCaller((access) => sending.send(access, payload, withRateLimitHeaders)))
+      .handle("send", ({ payload }) => asCaller((access) => sending.send(access, payload)))
       .handle("get", ({ path }) => asCaller((access) => reads.get(access, PopQuizId.make(path.id))))
   }))
