@@ -18,7 +18,8 @@ const declaredStatuses = (ast: SchemaAST.AST): ReadonlySet<number> => {
 }
 
 /**
- * Declares who may call an endpoint. Apply last in the endpoint's chain:
+ * Declares who may call an endpoint. Apply after its errors and description
+ * (only `limitedBy` may follow):
  * the OpenAPI operation gets the policy's sentence after its description,
  * and keeps a 403 or 404 response only when the policy or the endpoint
  * itself can answer with it (authentication adds both to every operation).
