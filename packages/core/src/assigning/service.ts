@@ -9,6 +9,7 @@ import type {
   RetrainingPolicyRequest,
   UnassignRequest
 } from "@tks/domain/assigning"
+import type { LessonId, ObligationId } from "@tks/domain/ids"
 import type { Access } from "@tks/domain/policy"
 import { NotificationOutbox } from "../notifications/outbox.js"
 import { type ReportLimit, reportNothing } from "../rate-limits/report.js"
@@ -72,23 +73,23 @@ export class Assigning extends Effect.Service<Assigning>()("@tks/core/Assigning"
       )
 
     return {
-      assign: (access: Access, lessonId: string, body: AssignmentRequest, report: ReportLimit = reportNothing) =>
+      assign: (access: Access, lessonId: LessonId, body: AssignmentRequest, report: ReportLimit = reportNothing) =>
         limited("assignments", access, report, assign(access, lessonId, body)),
-      unassign: (access: Access, lessonId: string, body: UnassignRequest, report: ReportLimit = reportNothing) =>
+      unassign: (access: Access, lessonId: LessonId, body: UnassignRequest, report: ReportLimit = reportNothing) =>
         limited("unassign", access, report, unassign(access, lessonId, body)),
-      setRetrainingPolicy: (access: Access, lessonId: string, body: RetrainingPolicyRequest, report: ReportLimit = reportNothing) =>
+      setRetrainingPolicy: (access: Access, lessonId: LessonId, body: RetrainingPolicyRequest, report: ReportLimit = reportNothing) =>
         limited("retraining-policy", access, report, setPolicy(access, lessonId, body)),
       createKnowledgeObligation: (access: Access, body: KnowledgeObligationRequest, report: ReportLimit = reportNothing) =>
         limited("knowledge-obligations", access, report, createKnowledge(access, body)),
       assignRetraining: (access: Access, body: RetrainingAssignmentRequest, report: ReportLimit = reportNothing) =>
         limited("retraining-assignments", access, report, assignRetraining(access, body)),
-      waive: (access: Access, obligationId: string, body: ObligationEndRequest, report: ReportLimit = reportNothing) =>
+      waive: (access: Access, obligationId: ObligationId, body: ObligationEndRequest, report: ReportLimit = reportNothing) =>
         limited("waive", access, report, acts.waive(access, obligationId, body)),
-      cancel: (access: Access, obligationId: string, body: ObligationEndRequest, report: ReportLimit = reportNothing) =>
+      cancel: (access: Access, obligationId: ObligationId, body: ObligationEndRequest, report: ReportLimit = reportNothing) =>
         limited("cancel", access, report, acts.cancel(access, obligationId, body)),
-      setDueDate: (access: Access, obligationId: string, body: DueDateRequest, report: ReportLimit = reportNothing) =>
+      setDueDate: (access: Access, obligationId: ObligationId, body: DueDateRequest, report: ReportLimit = reportNothing) =>
         limited("due-date", access, report, acts.setDueDate(access, obligationId, body)),
-      confirmReview: (access: Access, obligationId: string, body: ConfirmReviewRequest, report: ReportLimit = reportNothing) =>
+      confirmReview: (access: Access, obligationId: ObligationId, body: ConfirmReviewRequest, report: ReportLimit = reportNothing) =>
         limited("confirm-review", access, report, acts.confirmReview(access, obligationId, body))
     } as const
   }),
