@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { DutyRow } from "@tks/domain/duty"
+import { CompanyRoleId } from "@tks/domain/ids"
 import { acmeCallerMatrix, badTokens, type CallerKind } from "./support/callers.js"
 import { tamperCursor } from "./support/cursors.js"
 import { expectError } from "./support/responses.js"
@@ -60,7 +61,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/company-roles/{id}
     Effect.gen(function*() {
       const { result, tokens } = yield* setup
       for (const kind of admins) {
-        const page = yield* (yield* clientFor(tokens[kind])).companyRoles.duties({ path: { id: result.ids.companyRoles.eng! }, urlParams: {} })
+        const page = yield* (yield* clientFor(tokens[kind])).companyRoles.duties({ path: { id: CompanyRoleId.make(result.ids.companyRoles.eng!) }, urlParams: {} })
         expect(page.data.map(line), kind).toEqual(engineerForAdmins)
         expect(page.nextCursor, kind).toBeNull()
       }
@@ -70,7 +71,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/company-roles/{id}
     Effect.gen(function*() {
       const { result, tokens } = yield* setup
       for (const kind of ["viewer", "teamAdmin"] as const) {
-        const page = yield* (yield* clientFor(tokens[kind])).companyRoles.duties({ path: { id: result.ids.companyRoles.eng! }, urlParams: {} })
+        const page = yield* (yield* clientFor(tokens[kind])).companyRoles.duties({ path: { id: CompanyRoleId.make(result.ids.companyRoles.eng!) }, urlParams: {} })
         expect(page.data.map(line), kind).toEqual(engineerForTeamMembers)
       }
     }))
@@ -107,7 +108,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/company-roles/{id}
   it.effect("entityType reaches the listing; an unknown entityType is 400", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup
-      const eng = result.ids.companyRoles.eng!
+      const eng = CompanyRoleId.make(result.ids.companyRoles.eng!)
       const topics = yield* (yield* clientFor(tokens.admin)).companyRoles.duties({ path: { id: eng }, urlParams: { entityType: "TOPIC" } })
       expect(topics.data.map(line)).toEqual(engineerForAdmins.filter((entry) => entry.startsWith("TOPIC ")))
       for (const bad of ["topic", "LESSON", ""]) {
@@ -124,7 +125,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/company-roles/{id}
       let pages = 0
       do {
         const page: { data: ReadonlyArray<DutyRow>; nextCursor: string | null } = yield* client.companyRoles.duties({
-          path: { id: result.ids.companyRoles.eng! },
+          path: { id: CompanyRoleId.make(result.ids.companyRoles.eng!) },
           urlParams: { limit: 7, ...(cursor === undefined ? {} : { cursor }) }
         })
         rows.push(...page.data)
@@ -138,7 +139,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/company-roles/{id}
   it.effect("a tampered or made-up cursor is 400 INVALID_CURSOR", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup
-      const eng = result.ids.companyRoles.eng!
+      const eng = CompanyRoleId.make(result.ids.companyRoles.eng!)
       const first = yield* (yield* clientFor(tokens.admin)).companyRoles.duties({ path: { id: eng }, urlParams: { limit: 2 } })
       for (const [label, cursor] of [["tampered", tamperCursor(first.nextCursor!)], ["made up", "abc.def"]] as const) {
         expectError(yield* raw("GET", dutiesPath(eng, `?cursor=${encodeURIComponent(cursor)}`), { token: tokens.admin }), 400, "INVALID_CURSOR", label)

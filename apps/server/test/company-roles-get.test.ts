@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { CompanyRoleId } from "@tks/domain/ids"
 import { acmeCallerMatrix, badTokens, type CallerKind } from "./support/callers.js"
 import { expectError } from "./support/responses.js"
 import { clientFor, raw, TestServerLive } from "./support/server.js"
@@ -46,7 +47,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/company-roles/{id}
     Effect.gen(function*() {
       const { result, tokens } = yield* setup
       for (const kind of ["viewer", "teamAdmin"] as const) {
-        const role = yield* (yield* clientFor(tokens[kind])).companyRoles.get({ path: { id: result.ids.companyRoles.eng! } })
+        const role = yield* (yield* clientFor(tokens[kind])).companyRoles.get({ path: { id: CompanyRoleId.make(result.ids.companyRoles.eng!) } })
         expect(role.curriculum.map((entry) => entry.name), kind).toEqual(["Onboarding", "Deployments", "On-call", "Team drills"])
       }
     }))

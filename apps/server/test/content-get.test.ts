@@ -2,6 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { ImportResult } from "@tks/core/org-import/schema"
 import { shelf, shelfNote } from "@tks/core/testing/content-library"
+import { ContentId } from "@tks/domain/ids"
 import { acmeCallerMatrix, badTokens, type CallerKind } from "./support/callers.js"
 import { expectError } from "./support/responses.js"
 import { clientFor, importFixture, raw, TestServerLive } from "./support/server.js"
@@ -48,9 +49,9 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/content/{id} and /
     Effect.gen(function*() {
       const { result, tokens } = yield* setup
       const client = yield* clientFor(tokens.viewer)
-      const video = yield* client.content.get({ path: { id: result.ids.content.fireVideo! } })
+      const video = yield* client.content.get({ path: { id: ContentId.make(result.ids.content.fireVideo!) } })
       expect(video).toMatchObject({ type: "video", durationSeconds: 212, processingStatus: "COMPLETED" })
-      const text = yield* client.content.text({ path: { id: result.ids.content.safetyGuide! } })
+      const text = yield* client.content.text({ path: { id: ContentId.make(result.ids.content.safetyGuide!) } })
       expect(text.chapters.map((chapter) => [chapter.sequence, chapter.headline])).toEqual([[1, "Fire drills"], [2, "First aid"]])
     }))
 

@@ -2,6 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { ImportResult } from "@tks/core/org-import/schema"
 import { shelf, shelfPopularLessons, shelfPopularTopics } from "@tks/core/testing/content-library"
+import { ContentId } from "@tks/domain/ids"
 import { acmeCallerMatrix, badTokens, type CallerKind } from "./support/callers.js"
 import { expectError } from "./support/responses.js"
 import { clientFor, importFixture, raw, TestServerLive } from "./support/server.js"
@@ -96,7 +97,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/content/{id}/knowl
       expect(yield* soleFor("vaultPolicy")).toEqual([1, ["Key rotation"]])
       expect(yield* soleFor("fireVideo")).toEqual([0, []])
       expect(yield* soleFor("safetyGuide")).toEqual([0, []])
-      const deploy = yield* (yield* clientFor(tokens.viewer)).content.usage({ path: { id: result.ids.content.deployGuide! } })
+      const deploy = yield* (yield* clientFor(tokens.viewer)).content.usage({ path: { id: ContentId.make(result.ids.content.deployGuide!) } })
       expect(deploy.soleEvidenceTopics.preview).toEqual([{
         id: result.ids.topics.deploy,
         title: "Deployments",

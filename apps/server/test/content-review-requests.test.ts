@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { ReviewRequestId } from "@tks/domain/ids"
 import { tamperCursor } from "./support/cursors.js"
 import { contributorsOnce, post } from "./support/contributors.js"
 import { expectError, walkPages } from "./support/responses.js"
@@ -120,7 +121,7 @@ layer(TestServerLive, { excludeTestServices: true })("the content-review queue",
       const client = yield* clientFor(token("admin"))
       const page = yield* client.contentReview.list({ urlParams: { status: "PENDING", mine: false, limit: 2 } })
       expect(page.data.map((request) => request.title)).toEqual(["Four", "Three"])
-      expect((yield* client.contentReview.get({ path: { id: queue.one } })).title).toBe("One")
+      expect((yield* client.contentReview.get({ path: { id: ReviewRequestId.make(queue.one) } })).title).toBe("One")
     }))
 
   it.effect("bad filter values are 400", () =>

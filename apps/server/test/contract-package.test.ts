@@ -21,6 +21,7 @@ const versionOf = (name: string) => (JSON.parse(readFileSync(require.resolve(`${
 const consumerSource = `declare const process: { readonly env: Record<string, string | undefined> }
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Api } from "@tks/api/api"
+import { UserId } from "@tks/domain/ids"
 import type { Me } from "@tks/domain/me"
 import { Effect } from "effect"
 
@@ -30,7 +31,7 @@ const program = Effect.gen(function*() {
     transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(process.env.TOKEN!))
   })
   const me: Me = yield* client.me.get()
-  const missing = yield* client.members.get({ path: { id: "usr_nobody" } }).pipe(
+  const missing = yield* client.members.get({ path: { id: UserId.make("usr_nobody") } }).pipe(
     Effect.map(() => "found" as const),
     Effect.catchTag("NotFound", (error) => Effect.succeed(error.code))
   )

@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { IssueId } from "@tks/domain/ids"
 import { acmeCallerMatrix, badTokens, type CallerKind } from "./support/callers.js"
 import { tamperCursor } from "./support/cursors.js"
 import { callTool, mcpClient } from "./support/mcp.js"
@@ -69,7 +70,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/issues, /v1/issues
       const { result, tokens } = yield* setup
       const client = yield* clientFor(tokens.viewer)
       const admin = yield* clientFor(tokens.admin)
-      const issue = yield* admin.issues.get({ path: { id: result.ids.issues.categoryMisfile! } })
+      const issue = yield* admin.issues.get({ path: { id: IssueId.make(result.ids.issues.categoryMisfile!) } })
       expect(issue).toMatchObject({
         status: "DISMISSED",
         description: null,
@@ -81,7 +82,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/issues, /v1/issues
         ],
         resolution: { strategy: "NO_CHANGE_NEEDED", note: null, resolvedAt: "2026-07-07T09:00:00.000Z" }
       })
-      const conflict = yield* client.issues.get({ path: { id: result.ids.issues.deployConflict! } })
+      const conflict = yield* client.issues.get({ path: { id: IssueId.make(result.ids.issues.deployConflict!) } })
       expect(conflict.targets.map((target) => [target.entityType, target.content.map((piece) => piece.title)])).toEqual([
         ["TOPIC", ["Deployment Guide"]],
         ["CONTENT", ["Deployment Guide"]],

@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { acmeBodies, rangeOf } from "@tks/core/testing/acme-content"
+import { CategoryId, ItemId, SpaceId, TopicId } from "@tks/domain/ids"
 import { acmeCallerMatrix, badTokens, type CallerKind } from "./support/callers.js"
 import { expectError } from "./support/responses.js"
 import { clientFor, raw, TestServerLive } from "./support/server.js"
@@ -76,7 +77,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/{categories,spaces
   it.effect("a space on the wire: its category, visibility and live topics with item counts", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* setup
-      const space = yield* (yield* clientFor(tokens.viewer)).knowledge.getSpace({ path: { id: result.ids.spaces.platform! } })
+      const space = yield* (yield* clientFor(tokens.viewer)).knowledge.getSpace({ path: { id: SpaceId.make(result.ids.spaces.platform!) } })
       expect(space).toEqual({
         id: result.ids.spaces.platform,
         name: "Platform",
@@ -87,7 +88,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/{categories,spaces
         url: `${base}/spaces/${result.ids.spaces.platform}`,
         topics: [{ id: result.ids.topics.deploy, name: "Deployments", slug: "deployments", itemCount: 4, url: `${base}/topics/${result.ids.topics.deploy}` }]
       })
-      const category = yield* (yield* clientFor(tokens.viewer)).knowledge.getCategory({ path: { id: result.ids.categories.engineering! } })
+      const category = yield* (yield* clientFor(tokens.viewer)).knowledge.getCategory({ path: { id: CategoryId.make(result.ids.categories.engineering!) } })
       expect(category.spaces.map((s) => s.name)).toEqual(["Platform", "Team Runbooks"])
     }))
 
@@ -115,7 +116,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/{categories,spaces
         relatedTopics: [{ id: result.ids.topics.deploy, name: "Deployments", relation: "prerequisite", url: `${base}/topics/${result.ids.topics.deploy}` }],
         url: `${base}/topics/${result.ids.topics.oncall}`
       })
-      const deploy = yield* (yield* clientFor(tokens.admin)).knowledge.getTopic({ path: { id: result.ids.topics.deploy! } })
+      const deploy = yield* (yield* clientFor(tokens.admin)).knowledge.getTopic({ path: { id: TopicId.make(result.ids.topics.deploy!) } })
       // The fixture lists the checklist first: its order, not the names', is the reader's.
       expect(deploy.items.map((i) => `${i.position} ${i.name}(${i.children.map((c) => `${c.name}(${c.children.map((g) => g.name).join()})`).join()})`)).toEqual([
         "1 Rollout checklist(Canary step(Canary metrics))",
@@ -151,7 +152,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/{categories,spaces
         }],
         url: `${base}/items/${result.ids.items.hotfix}`
       })
-      const fire = yield* (yield* clientFor(tokens.viewer)).knowledge.getItem({ path: { id: result.ids.items.fire! } })
+      const fire = yield* (yield* clientFor(tokens.viewer)).knowledge.getItem({ path: { id: ItemId.make(result.ids.items.fire!) } })
       expect(fire.children.map((c) => c.name)).toEqual(["Fire warden"])
       expect(fire.evidence.map((e) => [e.content.type, e.timeRange, e.link.startsWith("https://www.youtube.com/") ? e.link : "content"])).toEqual([
         ["guide", null, "content"],

@@ -1,6 +1,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { forkliftAnswers, forkliftQuestions } from "@tks/core/testing/learning"
+import { EnrollmentId } from "@tks/domain/ids"
 import { badTokens, callerKinds } from "./support/callers.js"
 import {
   attemptsOf,
@@ -193,7 +194,7 @@ layer(TestServerLive, { excludeTestServices: true })("POST /v1/me/enrollments/{i
       const { result, token } = yield* setup
       const client = yield* clientFor(token("cody"))
       const scored = yield* client.learning.submitQuiz({
-        path: { id: result.ids.enrollments.codyForklift! },
+        path: { id: EnrollmentId.make(result.ids.enrollments.codyForklift!) },
         payload: { answers: forkliftAnswers(1) }
       })
       expect(scored).toMatchObject({ status: "completed", score: 0.2, resultsSummary: "1 of 5 correct (20%)" })

@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { forkliftQuestions } from "@tks/core/testing/learning"
+import { EnrollmentId } from "@tks/domain/ids"
 import { badTokens, callerKinds } from "./support/callers.js"
 import { learnersOnce, readQuiz } from "./support/learners.js"
 import { expectError } from "./support/responses.js"
@@ -37,7 +38,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/me/enrollments/{id
     Effect.gen(function*() {
       const { result, token } = yield* setup
       const client = yield* clientFor(token("lea"))
-      const quiz = yield* client.learning.quiz({ path: { id: result.ids.enrollments.leaClosed! } })
+      const quiz = yield* client.learning.quiz({ path: { id: EnrollmentId.make(result.ids.enrollments.leaClosed!) } })
       expect(quiz).toMatchObject({ status: "READY", enrollmentStatus: "completed", attempts: 1 })
       expect(quiz.questions).toHaveLength(forkliftQuestions.length)
     }))

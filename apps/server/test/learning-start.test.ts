@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { LessonId } from "@tks/domain/ids"
 import { enrollmentQuizQuestions } from "@tks/domain/quiz"
 import { badTokens } from "./support/callers.js"
 import { enrollmentRow, enrollmentsOf, learnersOnce, quizJobsOf, settledQuiz, startLesson } from "./support/learners.js"
@@ -55,9 +56,9 @@ layer(TestServerLive, { excludeTestServices: true })("POST /v1/me/lessons/{id}/s
       const { result, tokens } = yield* setup
       for (const kind of ["owner", "admin", "billingAdmin", "viewer", "teamAdmin"] as const) {
         const client = yield* clientFor(tokens[kind])
-        const created = yield* client.learning.startLesson({ path: { id: result.ids.lessons.forklift! } })
+        const created = yield* client.learning.startLesson({ path: { id: LessonId.make(result.ids.lessons.forklift!) } })
         expect(created, kind).toMatchObject({ itemId: result.ids.lessons.forklift, status: "in_progress" })
-        const again = yield* client.learning.startLesson({ path: { id: result.ids.lessons.forklift! } })
+        const again = yield* client.learning.startLesson({ path: { id: LessonId.make(result.ids.lessons.forklift!) } })
         expect(again.id, kind).toBe(created.id)
       }
     }))

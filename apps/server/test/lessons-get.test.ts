@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { trainco } from "@tks/core/testing/training-reads"
+import { LessonId } from "@tks/domain/ids"
 import { badTokens, callerMatrixOnce } from "./support/callers.js"
 import { expectError } from "./support/responses.js"
 import { clientFor, raw, TestServerLive } from "./support/server.js"
@@ -80,14 +81,14 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/lessons/{id} and /
       const { result, tokens } = yield* setup
       const ids = result.ids.lessons
       const client = yield* clientFor(tokens.viewer)
-      expect(yield* client.lessons.retrainingPolicy({ path: { id: ids.basics! } })).toEqual({
+      expect(yield* client.lessons.retrainingPolicy({ path: { id: LessonId.make(ids.basics!) } })).toEqual({
         lessonId: ids.basics,
         retrainingType: "recurring",
         intervalDays: 180,
         completionMode: "changed_material",
         updatedAt: "2026-02-01T08:30:00.000Z"
       })
-      expect(yield* client.lessons.retrainingPolicy({ path: { id: ids.refresher! } })).toEqual({
+      expect(yield* client.lessons.retrainingPolicy({ path: { id: LessonId.make(ids.refresher!) } })).toEqual({
         lessonId: ids.refresher,
         retrainingType: "none",
         intervalDays: null,

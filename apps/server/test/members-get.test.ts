@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { UserId } from "@tks/domain/ids"
 import { acmeCallerMatrix, badTokens } from "./support/callers.js"
 import { expectError } from "./support/responses.js"
 import { clientFor, raw, TestServerLive } from "./support/server.js"
@@ -15,9 +16,9 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/members/{id}", (it
       const { result, tokens, userIds } = yield* setup
       for (const kind of ["owner", "admin", "billingAdmin"] as const) {
         const client = yield* clientFor(tokens[kind])
-        const dora = yield* client.members.get({ path: { id: result.ids.people.dora! } })
+        const dora = yield* client.members.get({ path: { id: UserId.make(result.ids.people.dora!) } })
         expect(dora).toMatchObject({ name: "Dora Departed", status: "DEACTIVATED", reportsTo: null, teams: [{ name: "Ops" }] })
-        const viewer = yield* client.members.get({ path: { id: userIds.viewer } })
+        const viewer = yield* client.members.get({ path: { id: UserId.make(userIds.viewer) } })
         expect(viewer.teams).toEqual([
           { id: result.ids.teams.alpha, name: "Alpha", role: "team-viewer" },
           { id: result.ids.teams.ops, name: "Ops", role: "team-viewer" }

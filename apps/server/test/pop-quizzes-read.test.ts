@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { trainco } from "@tks/core/testing/training-reads"
+import { PopQuizId } from "@tks/domain/ids"
 import { badTokens, callerMatrixOnce } from "./support/callers.js"
 import { tamperCursor } from "./support/cursors.js"
 import { expectError, walkPages } from "./support/responses.js"
@@ -120,7 +121,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/pop-quizzes and /v
     Effect.gen(function*() {
       const { result, tokens } = yield* setup
       const quiz = result.ids.popQuizzes.byAdmin!
-      const lena = yield* (yield* clientFor(result.tokens.lena)).popQuizzes.get({ path: { id: quiz } })
+      const lena = yield* (yield* clientFor(result.tokens.lena)).popQuizzes.get({ path: { id: PopQuizId.make(quiz) } })
       expect(lena.recipients).toEqual([
         { user: { id: result.ids.people.lena, name: "Lena Learner", email: "lena@train.test" }, status: "COMPLETED", completedAt: day("2026-05-02"), score: 0.8 }
       ])

@@ -2,6 +2,7 @@ import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform
 import { RpcClient, RpcSerialization } from "@effect/rpc"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { TopicId } from "@tks/domain/ids"
 import { Tools } from "@tks/mcp/contract/tools"
 import { acmeCallerMatrix } from "./support/callers.js"
 import { baseUrl, raw, TestServerLive } from "./support/server.js"
@@ -30,7 +31,7 @@ layer(TestServerLive, { excludeTestServices: true })("The tools at /rpc for Effe
     Effect.gen(function*() {
       const { result, tokens } = yield* acmeCallerMatrix
       const client = yield* rpcClient(tokens.viewer)
-      const topicId = result.ids.topics.deploy!
+      const topicId = TopicId.make(result.ids.topics.deploy!)
       const topic = yield* client.get_topic({ topicId })
       const http = yield* raw("GET", `/v1/topics/${topicId}`, { token: tokens.viewer })
       expect(topic).toEqual(http.json)
@@ -42,7 +43,7 @@ layer(TestServerLive, { excludeTestServices: true })("The tools at /rpc for Effe
     Effect.gen(function*() {
       const { result, tokens } = yield* acmeCallerMatrix
       const viewer = yield* rpcClient(tokens.viewer)
-      const hidden = yield* Effect.flip(viewer.get_topic({ topicId: result.ids.topics.keys! }))
+      const hidden = yield* Effect.flip(viewer.get_topic({ topicId: TopicId.make(result.ids.topics.keys!) }))
       expect(hidden).toMatchObject({ _tag: "NotFound", code: "NOT_FOUND", message: "No such topic" })
       const stranger = yield* rpcClient("tks_this-token-was-never-issued")
       const refused = yield* Effect.flip(stranger.list_categories({}))

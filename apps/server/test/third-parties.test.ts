@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { DutyRow } from "@tks/domain/duty"
+import { ThirdPartyId } from "@tks/domain/ids"
 import { acmeCallerMatrix, badTokens, type CallerKind } from "./support/callers.js"
 import { tamperCursor } from "./support/cursors.js"
 import { expectError, walkPages } from "./support/responses.js"
@@ -104,7 +105,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/third-parties[/{id
     Effect.gen(function*() {
       const { result, tokens } = yield* setup
       for (const kind of readers) {
-        const page = yield* (yield* clientFor(tokens[kind])).thirdParties.duties({ path: { id: auditorOf(result.ids) }, urlParams: {} })
+        const page = yield* (yield* clientFor(tokens[kind])).thirdParties.duties({ path: { id: ThirdPartyId.make(auditorOf(result.ids)) }, urlParams: {} })
         const expected = ["owner", "admin", "billingAdmin"].includes(kind) ? auditorForAdmins : auditorForOthers
         expect(page.data.map(line), kind).toEqual(expected)
         expect(page.data.every((row) => row.tierQualifier === "ALL" && !("advancementTierId" in row)), kind).toBe(true)

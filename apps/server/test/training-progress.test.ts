@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { trainco } from "@tks/core/testing/training-reads"
+import { UserId } from "@tks/domain/ids"
 import { badTokens, callerMatrixOnce } from "./support/callers.js"
 import { expectError } from "./support/responses.js"
 import { clientFor, raw, TestServerLive } from "./support/server.js"
@@ -30,7 +31,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/people/{id}/progre
   it.effect("the person themself reads their own progress, whatever their role, an external account included", () =>
     Effect.gen(function*() {
       const { result, tokens, userIds } = yield* setup
-      const lena = yield* (yield* clientFor(result.tokens.lena)).training.progress({ path: { id: result.ids.people.lena! } })
+      const lena = yield* (yield* clientFor(result.tokens.lena)).training.progress({ path: { id: UserId.make(result.ids.people.lena!) } })
       expect(lena.summary).toEqual({ enrollmentCount: 4, completedCount: 1, obligationCount: 6, overdueCount: 1 })
       const victor = yield* progressOf(userIds.viewer, tokens.viewer)
       expect(victor.json.summary).toEqual({ enrollmentCount: 1, completedCount: 0, obligationCount: 1, overdueCount: 0 })

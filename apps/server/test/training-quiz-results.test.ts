@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { trainco } from "@tks/core/testing/training-reads"
+import { EnrollmentId } from "@tks/domain/ids"
 import { badTokens, callerMatrixOnce } from "./support/callers.js"
 import { tamperCursor } from "./support/cursors.js"
 import { expectError, walkPages } from "./support/responses.js"
@@ -42,7 +43,7 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/enrollments/{id}/q
       const mine = yield* resultsOf(result.ids.enrollments.lenaBasicsDone!, result.tokens.lena)
       for (const kind of ["owner", "admin", "billingAdmin"] as const) {
         const page = yield* (yield* clientFor(tokens[kind])).training.quizResults({
-          path: { id: result.ids.enrollments.lenaBasicsDone! },
+          path: { id: EnrollmentId.make(result.ids.enrollments.lenaBasicsDone!) },
           urlParams: {}
         })
         expect(page.data.map((row) => row.id), kind).toEqual(mine.json.data.map((row: any) => row.id))

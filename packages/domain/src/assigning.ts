@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Count } from "./common.js"
 import { DueDays, DueSpec, OffsetDateTime } from "./due-date.js"
+import { ObligationId } from "./ids.js"
 import { characterCount, teamIdsMax } from "./intake.js"
 import { CompletionMode, RetrainingType } from "./retraining-policy.js"
 import { storableText } from "./text.js"
@@ -172,5 +173,5 @@ export const ConfirmReviewRequest = Schema.Struct({
 }).annotations({ identifier: "ConfirmReviewRequest" })
 export type ConfirmReviewRequest = typeof ConfirmReviewRequest.Type
 
-/** `{id}` of the lesson and obligation paths. */
-export const AssigningPath = Schema.Struct({ id: Schema.String })
+/** An obligation's id in the path (the lesson paths take LessonPath). */
+export const ObligationPath = Schema.Struct({ id: ObligationId })

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Count, EntityRef, Timestamp } from "./common.js"
 import { EntityType } from "./duty.js"
+import { CompanyRoleId } from "./ids.js"
 import { PageParams } from "./page-params.js"
 
 /** A company role: a named position in the org chart, with the people holding it now. */
@@ -43,5 +44,5 @@ export const CompanyRoleDutiesParams = Schema.Struct({
 })
 export type CompanyRoleDutiesParams = typeof CompanyRoleDutiesParams.Type
 
-/** A company role's id in the path. Plain text on the wire (ids are opaque); the handler brands it for the service. */
-export const CompanyRolePath = Schema.Struct({ id: Schema.String })
+/** A company role's id in the path. A plain string on the wire, never pattern checked: an id that is not ours is simply absent (404). */
+export const CompanyRolePath = Schema.Struct({ id: CompanyRoleId })

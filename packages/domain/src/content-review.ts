@@ -1,5 +1,6 @@
 import { Either, Schema } from "effect"
 import { EntityRef, Timestamp } from "./common.js"
+import { ReviewRequestId } from "./ids.js"
 import { audienceFields, audienceRule, characterCount } from "./intake.js"
 import { PageParams } from "./page-params.js"
 import { BooleanFromQuery } from "./pagination.js"
@@ -98,7 +99,8 @@ export const ContentReviewListParams = Schema.Struct({
 })
 export type ContentReviewListParams = typeof ContentReviewListParams.Type
 
-export const ContentReviewPath = Schema.Struct({ id: Schema.String })
+/** A content review request's id in the path. */
+export const ContentReviewPath = Schema.Struct({ id: ReviewRequestId })
 
 export const noteMaxCharacters = 2000
 

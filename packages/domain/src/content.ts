@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Count, Timestamp } from "./common.js"
+import { ContentId } from "./ids.js"
 import { PageParams } from "./page-params.js"
 
 /** The three kinds of content. */
@@ -117,5 +118,5 @@ export const ContentListParams = Schema.Struct({
 })
 export type ContentListParams = typeof ContentListParams.Type
 
-/** A content record's id in the path. Plain text on the wire (ids are opaque); the handler brands it for the service. */
-export const ContentPath = Schema.Struct({ id: Schema.String })
+/** A content record's id in the path. A plain string on the wire, never pattern checked: an id that is not ours is simply absent (404). */
+export const ContentPath = Schema.Struct({ id: ContentId })

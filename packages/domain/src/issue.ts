@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Count, Timestamp } from "./common.js"
 import { ContentType } from "./content.js"
+import { IssueId } from "./ids.js"
 import { PageParams } from "./page-params.js"
 import { BooleanFromQuery } from "./pagination.js"
 
@@ -140,5 +141,5 @@ export const IssueListParams = Schema.Struct({
 })
 export type IssueListParams = typeof IssueListParams.Type
 
-/** An issue's id in the path. Plain text on the wire (ids are opaque); the handler brands it for the service. */
-export const IssuePath = Schema.Struct({ id: Schema.String })
+/** An issue's id in the path. A plain string on the wire, never pattern checked: an id that is not ours is simply absent (404). */
+export const IssuePath = Schema.Struct({ id: IssueId })

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Count, EntityRef } from "./common.js"
+import { CategoryId, ItemId, SpaceId, TopicId } from "./ids.js"
 import { categories, CategorySlug, ItemKind } from "./knowledge.js"
 import { PageParams } from "./page-params.js"
 import { Visibility } from "./roles.js"
@@ -213,8 +214,11 @@ export const TopicListParams = Schema.Struct({
 })
 export type TopicListParams = typeof TopicListParams.Type
 
-/** A graph record's id in the path. Plain text on the wire (ids are opaque); handlers brand it. */
-export const GraphPath = Schema.Struct({ id: Schema.String })
+/** A graph record's id in the path, one schema per kind so each endpoint's id carries its brand. */
+export const CategoryPath = Schema.Struct({ id: CategoryId })
+export const SpacePath = Schema.Struct({ id: SpaceId })
+export const TopicPath = Schema.Struct({ id: TopicId })
+export const ItemPath = Schema.Struct({ id: ItemId })
 
 /** What an evidence link is made from. */
 export interface EvidencePlace {

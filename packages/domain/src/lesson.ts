@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Timestamp } from "./common.js"
 import { ContentType } from "./content.js"
+import { LessonId } from "./ids.js"
 import { PageParams } from "./page-params.js"
 import { Visibility } from "./roles.js"
 
@@ -52,5 +53,5 @@ export const LessonListParams = Schema.Struct({
 })
 export type LessonListParams = typeof LessonListParams.Type
 
-/** A lesson's id in the path. Plain text on the wire (ids are opaque); the handler brands it for the service. */
-export const LessonPath = Schema.Struct({ id: Schema.String })
+/** A lesson's id in the path. A plain string on the wire, never pattern checked: an id that is not ours is simply absent (404). */
+export const LessonPath = Schema.Struct({ id: LessonId })

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { EntityRef, Timestamp } from "./common.js"
-import { TeamId } from "./ids.js"
+import { TeamId, UserId } from "./ids.js"
 import { PageParams } from "./page-params.js"
 import { BooleanFromQuery } from "./pagination.js"
 import { MemberStatus, OrgRole, TeamRole } from "./roles.js"
@@ -79,5 +79,5 @@ export const ReportingLineParams = Schema.Struct({
 })
 export type ReportingLineParams = typeof ReportingLineParams.Type
 
-/** A member's id in the path. Plain text on the wire (ids are opaque); the handler brands it for the service. */
-export const MemberPath = Schema.Struct({ id: Schema.String })
+/** A member's id in the path. A plain string on the wire, never pattern checked: an id that is not ours is simply absent (404). */
+export const MemberPath = Schema.Struct({ id: UserId })

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Count, EntityRef, Fraction, Timestamp } from "./common.js"
+import { PopQuizId } from "./ids.js"
 import { PageParams } from "./page-params.js"
 import { BooleanFromQuery } from "./pagination.js"
 import { PersonRef } from "./training.js"
@@ -67,4 +68,4 @@ export const PopQuizListParams = Schema.Struct({
 export type PopQuizListParams = typeof PopQuizListParams.Type
 
 /** A pop quiz's id in the path. */
-export const PopQuizPath = Schema.Struct({ id: Schema.String })
+export const PopQuizPath = Schema.Struct({ id: PopQuizId })

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Count, Timestamp } from "./common.js"
 import { EntityType } from "./duty.js"
+import { ThirdPartyId } from "./ids.js"
 import { PageParams } from "./page-params.js"
 
 /** A third party of the org chart (an outside firm holding duties). */
@@ -37,5 +38,5 @@ export const ThirdPartyDutiesParams = Schema.Struct({
 })
 export type ThirdPartyDutiesParams = typeof ThirdPartyDutiesParams.Type
 
-/** A third party's id in the path. Plain text on the wire (ids are opaque); the handler brands it for the service. */
-export const ThirdPartyPath = Schema.Struct({ id: Schema.String })
+/** A third party's id in the path. A plain string on the wire, never pattern checked: an id that is not ours is simply absent (404). */
+export const ThirdPartyPath = Schema.Struct({ id: ThirdPartyId })

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { Count, EntityRef, Fraction, Timestamp } from "./common.js"
-import { TeamId } from "./ids.js"
+import { EnrollmentId, TeamId, UserId } from "./ids.js"
 import { PageParams } from "./page-params.js"
 import { MemberStatus } from "./roles.js"
 
@@ -88,7 +88,7 @@ export const MemberProgressParams = Schema.Struct({
 export type MemberProgressParams = typeof MemberProgressParams.Type
 
 /** A person's id in the path. */
-export const PersonPath = Schema.Struct({ id: Schema.String })
+export const PersonPath = Schema.Struct({ id: UserId })
 
 /** An enrollment's id in the path. */
-export const EnrollmentPath = Schema.Struct({ id: Schema.String })
+export const EnrollmentPath = Schema.Struct({ id: EnrollmentId })

@@ -1,19 +1,20 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import type { Schema } from "effect"
 import {
-  AssigningPath,
   AssignmentRequest,
   AssignmentResult,
   ConfirmReviewRequest,
   DueDateRequest,
   KnowledgeObligationRequest,
   ObligationEndRequest,
+  ObligationPath,
   RetrainingAssignmentRequest,
   RetrainingPolicyRequest,
   UnassignRequest,
   UnassignResult
 } from "@tks/domain/assigning"
 import { Forbidden, NotFound } from "@tks/domain/errors"
+import { LessonPath } from "@tks/domain/lesson"
 import { Obligation } from "@tks/domain/obligation"
 import { policies } from "@tks/domain/policies"
 import type { Policy } from "@tks/domain/policy"
@@ -41,7 +42,7 @@ const obligationAct = <const Name extends string, P extends Schema.Schema.Any>(n
   readonly limit: RateLimitRule
 }) =>
   HttpApiEndpoint.post(name, `/obligations/:id/${act}`)
-    .setPath(AssigningPath)
+    .setPath(ObligationPath)
     .setPayload(spec.payload)
     .addSuccess(Obligation)
     .addError(Forbidden)
@@ -58,7 +59,7 @@ const ended = (status: string) =>
 export class AssigningGroup extends HttpApiGroup.make("assigning")
   .add(
     HttpApiEndpoint.post("assign", "/lessons/:id/assignments")
-      .setPath(AssigningPath)
+      .setPath(LessonPath)
       .setPayload(AssignmentRequest)
       .addSuccess(AssignmentResult)
       .addError(Forbidden)
@@ -75,7 +76,7 @@ export class AssigningGroup extends HttpApiGroup.make("assigning")
   )
   .add(
     HttpApiEndpoint.post("unassign", "/lessons/:id/unassign")
-      .setPath(AssigningPath)
+      .setPath(LessonPath)
       .setPayload(UnassignRequest)
       .addSuccess(UnassignResult)
       .addError(Forbidden)
@@ -92,7 +93,7 @@ export class AssigningGroup extends HttpApiGroup.make("assigning")
   )
   .add(
     HttpApiEndpoint.put("setRetrainingPolicy", "/lessons/:id/retraining-policy")
-      .setPath(AssigningPath)
+      .setPath(LessonPath)
       .setPayload(RetrainingPolicyRequest)
       .addSuccess(RetrainingPolicy)
       .addError(Forbidden)

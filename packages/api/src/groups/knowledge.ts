@@ -3,14 +3,17 @@ import { NotFound } from "@tks/domain/errors"
 import {
   Category,
   CategoryDetail,
-  GraphPath,
+  CategoryPath,
   ItemDetail,
+  ItemPath,
   Space,
   SpaceDetail,
   SpaceListParams,
+  SpacePath,
   Topic,
   TopicDetail,
-  TopicListParams
+  TopicListParams,
+  TopicPath
 } from "@tks/domain/knowledge-graph"
 import { List, Page } from "@tks/domain/pagination"
 import { policies } from "@tks/domain/policies"
@@ -34,7 +37,7 @@ export class KnowledgeGroup extends HttpApiGroup.make("knowledge")
   )
   .add(
     HttpApiEndpoint.get("getCategory", "/categories/:id")
-      .setPath(GraphPath)
+      .setPath(CategoryPath)
       .addSuccess(CategoryDetail)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Read a category")
@@ -54,7 +57,7 @@ export class KnowledgeGroup extends HttpApiGroup.make("knowledge")
   )
   .add(
     HttpApiEndpoint.get("getSpace", "/spaces/:id")
-      .setPath(GraphPath)
+      .setPath(SpacePath)
       .addSuccess(SpaceDetail)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Read a space")
@@ -77,7 +80,7 @@ export class KnowledgeGroup extends HttpApiGroup.make("knowledge")
   )
   .add(
     HttpApiEndpoint.get("getTopic", "/topics/:id")
-      .setPath(GraphPath)
+      .setPath(TopicPath)
       .addSuccess(TopicDetail)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Read a topic")
@@ -89,7 +92,7 @@ export class KnowledgeGroup extends HttpApiGroup.make("knowledge")
   )
   .add(
     HttpApiEndpoint.get("getItem", "/items/:id")
-      .setPath(GraphPath)
+      .setPath(ItemPath)
       .addSuccess(ItemDetail)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Read an item")

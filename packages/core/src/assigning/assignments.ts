@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { AssignmentRequest, AssignmentResult } from "@tks/domain/assigning"
 import { type AskedDue, askedDue, initialDue } from "@tks/domain/due-date"
-import { OrganizationId } from "@tks/domain/ids"
+import { type LessonId, OrganizationId } from "@tks/domain/ids"
 import { mergeAssignment } from "@tks/domain/obligation"
 import type { Access } from "@tks/domain/policy"
 import { newId } from "../common/ids.js"
@@ -53,7 +53,7 @@ const byDueDate = (entries: ReadonlyArray<readonly [string, Date | null]>) => {
 export const makeAssign = Effect.gen(function*() {
   const { enrollWithQuizzes, obligations, outbox, people, sql } = yield* lessonActs
 
-  return (access: Access, lessonId: string, body: AssignmentRequest) =>
+  return (access: Access, lessonId: LessonId, body: AssignmentRequest) =>
     sql.withTransaction(Effect.gen(function*() {
       const { actor } = access
       const orgId = OrganizationId.make(actor.organizationId)

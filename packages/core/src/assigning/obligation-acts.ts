@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { ConfirmReviewRequest, DueDateRequest, ObligationEndRequest } from "@tks/domain/assigning"
 import { confirmDue, type DueState, overrideDue, parseOffsetDateTime } from "@tks/domain/due-date"
-import { OrganizationId } from "@tks/domain/ids"
+import { type ObligationId, OrganizationId } from "@tks/domain/ids"
 import type { Notice } from "@tks/domain/notice"
 import { actProblem, type Obligation, type ObligationAct } from "@tks/domain/obligation"
 import type { Access } from "@tks/domain/policy"
@@ -30,7 +30,7 @@ export const makeObligationActs = Effect.gen(function*() {
   const outbox = yield* NotificationOutbox
 
   /** Locks the obligation and checks the act may happen to it. */
-  const admitted = (access: Access, id: string, act: ObligationAct) =>
+  const admitted = (access: Access, id: ObligationId, act: ObligationAct) =>
     Effect.gen(function*() {
       const row = yield* obligations.lockById(access.actor.organizationId, id)
       if (row === undefined) return yield* noSuchObligation()
@@ -48,7 +48,7 @@ export const makeObligationActs = Effect.gen(function*() {
       yield* outbox.tell({ orgId, userIds: [row.user_id], notice: notice(title) })
     })
 
-  const end = (act: "waive" | "cancel") => (access: Access, id: string, body: ObligationEndRequest) =>
+  const end = (act: "waive" | "cancel") => (access: Access, id: ObligationId, body: ObligationEndRequest) =>
     sql.withTransaction(Effect.gen(function*() {
       yield* admitted(access, id, act)
       const [ended] = yield* obligations.end(access.actor.organizationId, [id], {
@@ -81,7 +81,7 @@ export const makeObligationActs = Effect.gen(function*() {
     })
 
   /** Sets (a date) or removes (null) the override; later assignments never move a date set this way. */
-  const setDueDate = (access: Access, id: string, body: DueDateRequest) =>
+  const setDueDate = (access: Access, id: ObligationId, body: DueDateRequest) =>
     sql.withTransaction(Effect.gen(function*() {
       const row = yield* admitted(access, id, "setDueDate")
       const saved = yield* saveDue(access, row, overrideDue(dueOf(row), instant(body.dueDate)))
@@ -96,7 +96,7 @@ export const makeObligationActs = Effect.gen(function*() {
     }))
 
   /** Confirms the date of an obligation flagged needsReview (left out or null: no due date). */
-  const confirmReview = (access: Access, id: string, body: ConfirmReviewRequest) =>
+  const confirmReview = (access: Access, id: ObligationId, body: ConfirmReviewRequest) =>
     sql.withTransaction(Effect.gen(function*() {
       const row = yield* admitted(access, id, "confirmReview")
       const saved = yield* saveDue(access, row, confirmDue(dueOf(row), instant(body.resolvedDueDate)))

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { DueState } from "@tks/domain/due-date"
+import type { ObligationId } from "@tks/domain/ids"
 import type { ObligationItemType, ObligationKind } from "@tks/domain/obligation"
 import { dueColumns, obligationColumns, type ObligationRow } from "./obligation-rows.js"
 
@@ -46,7 +47,7 @@ export class ObligationsRepo extends Effect.Service<ObligationsRepo>()("@tks/cor
     const columns = sql.literal(obligationColumns.join(", "))
 
     /** One obligation of the organization, locked for the rest of the transaction. */
-    const lockById = (orgId: string, id: string) =>
+    const lockById = (orgId: string, id: ObligationId) =>
       sql<ObligationRow>`SELECT ${columns} FROM obligations WHERE org_id = ${orgId} AND id = ${id} FOR UPDATE`.pipe(
         Effect.map((rows) => rows[0])
       )

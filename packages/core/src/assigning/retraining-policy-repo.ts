@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { RetrainingPolicyRequest } from "@tks/domain/assigning"
+import type { LessonId } from "@tks/domain/ids"
 import type { Access } from "@tks/domain/policy"
 import { type CompletionMode, retrainingPolicyOf } from "@tks/domain/retraining-policy"
 import { AssigningPeopleRepo } from "./people-repo.js"
@@ -24,7 +25,7 @@ export const makeSetRetrainingPolicy = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const people = yield* AssigningPeopleRepo
 
-  return (access: Access, lessonId: string, body: RetrainingPolicyRequest) =>
+  return (access: Access, lessonId: LessonId, body: RetrainingPolicyRequest) =>
     sql.withTransaction(Effect.gen(function*() {
       const orgId = access.actor.organizationId
       const lesson = yield* people.lockLesson(access, lessonId)

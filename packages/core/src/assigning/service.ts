@@ -9,6 +9,7 @@ import type {
   RetrainingPolicyRequest,
   UnassignRequest
 } from "@tks/domain/assigning"
+import type { LessonId, ObligationId } from "@tks/domain/ids"
 import type { Access } from "@tks/domain/policy"
 import { NotificationOutbox } from "../notifications/outbox.js"
 import { makeAssign } from "./assignments.js"
@@ -39,23 +40,23 @@ export class Assigning extends Effect.Service<Assigning>()("@tks/core/Assigning"
     const acts = yield* makeObligationActs
 
     return {
-      assign: (access: Access, lessonId: string, body: AssignmentRequest) =>
+      assign: (access: Access, lessonId: LessonId, body: AssignmentRequest) =>
         assign(access, lessonId, body).pipe(Effect.withSpan("Assigning.assignments")),
-      unassign: (access: Access, lessonId: string, body: UnassignRequest) =>
+      unassign: (access: Access, lessonId: LessonId, body: UnassignRequest) =>
         unassign(access, lessonId, body).pipe(Effect.withSpan("Assigning.unassign")),
-      setRetrainingPolicy: (access: Access, lessonId: string, body: RetrainingPolicyRequest) =>
+      setRetrainingPolicy: (access: Access, lessonId: LessonId, body: RetrainingPolicyRequest) =>
         setPolicy(access, lessonId, body).pipe(Effect.withSpan("Assigning.retraining-policy")),
       createKnowledgeObligation: (access: Access, body: KnowledgeObligationRequest) =>
         createKnowledge(access, body).pipe(Effect.withSpan("Assigning.knowledge-obligations")),
       assignRetraining: (access: Access, body: RetrainingAssignmentRequest) =>
         assignRetraining(access, body).pipe(Effect.withSpan("Assigning.retraining-assignments")),
-      waive: (access: Access, obligationId: string, body: ObligationEndRequest) =>
+      waive: (access: Access, obligationId: ObligationId, body: ObligationEndRequest) =>
         acts.waive(access, obligationId, body).pipe(Effect.withSpan("Assigning.waive")),
-      cancel: (access: Access, obligationId: string, body: ObligationEndRequest) =>
+      cancel: (access: Access, obligationId: ObligationId, body: ObligationEndRequest) =>
         acts.cancel(access, obligationId, body).pipe(Effect.withSpan("Assigning.cancel")),
-      setDueDate: (access: Access, obligationId: string, body: DueDateRequest) =>
+      setDueDate: (access: Access, obligationId: ObligationId, body: DueDateRequest) =>
         acts.setDueDate(access, obligationId, body).pipe(Effect.withSpan("Assigning.due-date")),
-      confirmReview: (access: Access, obligationId: string, body: ConfirmReviewRequest) =>
+      confirmReview: (access: Access, obligationId: ObligationId, body: ConfirmReviewRequest) =>
         acts.confirmReview(access, obligationId, body).pipe(Effect.withSpan("Assigning.confirm-review"))
     } as const
   }),

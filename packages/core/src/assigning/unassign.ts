@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { UnassignRequest, UnassignResult } from "@tks/domain/assigning"
 import { Forbidden } from "@tks/domain/errors"
+import type { LessonId } from "@tks/domain/ids"
 import { unassignCancels } from "@tks/domain/obligation"
 import type { Access } from "@tks/domain/policy"
 import { admitNamed, distinct } from "./admission.js"
@@ -28,7 +29,7 @@ export const makeUnassign = Effect.gen(function*() {
   const enrollments = yield* EnrollmentsRepo
   const obligations = yield* ObligationsRepo
 
-  return (access: Access, lessonId: string, body: UnassignRequest) =>
+  return (access: Access, lessonId: LessonId, body: UnassignRequest) =>
     sql.withTransaction(Effect.gen(function*() {
       const orgId = access.actor.organizationId
       const lesson = yield* people.lockLesson(access, lessonId)

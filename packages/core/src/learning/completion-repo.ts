@@ -1,6 +1,6 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect } from "effect"
-import type { OrganizationId, UserId } from "@tks/domain/ids"
+import type { EnrollmentId, OrganizationId, UserId } from "@tks/domain/ids"
 import { heldDuties } from "../duties/holdings.js"
 import { itemLive } from "../knowledge/access.js"
 
@@ -33,7 +33,7 @@ export class CompletionRepo extends Effect.Service<CompletionRepo>()("@tks/core/
     const sql = yield* SqlClient.SqlClient
 
     /** The enrollment completed with `score`; retrain_at = completion + the policy's interval, when the lesson has one. */
-    const completeEnrollment = (orgId: OrganizationId, enrollmentId: string, score: number) =>
+    const completeEnrollment = (orgId: OrganizationId, enrollmentId: EnrollmentId, score: number) =>
       sql`
         UPDATE enrollments e SET status = 'completed', completed_at = now(), score = ${score},
           retrain_at = now() + (SELECT p.interval_days FROM lesson_retraining_policies p

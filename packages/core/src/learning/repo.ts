@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { EnrollmentStatus } from "@tks/domain/training"
-import type { OrganizationId, UserId } from "@tks/domain/ids"
+import type { EnrollmentId, LessonId, OrganizationId, UserId } from "@tks/domain/ids"
 import type { QuestionResult, QuizDifficulty, QuizStatus, StoredQuestion } from "@tks/domain/quiz"
 import { lessonReadable, type Reader } from "../knowledge/access.js"
 import { newId } from "../common/ids.js"
@@ -48,7 +48,7 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@tks/core/Lear
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    const lessonToStart = (orgId: OrganizationId, userId: UserId, reader: Reader, lessonId: string) =>
+    const lessonToStart = (orgId: OrganizationId, userId: UserId, reader: Reader, lessonId: LessonId) =>
       sql<LessonToStart>`
         SELECT l.id, l.status, l.personal_for_user_id,
           (${lessonReadable(sql, reader, "l")} OR l.personal_for_user_id = ${userId}) AS readable,
@@ -64,7 +64,7 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@tks/core/Lear
      * A self-enrollment, started now. Null when another request enrolled the
      * person meanwhile (at most one enrollment in progress per person and lesson).
      */
-    const insertEnrollment = (orgId: OrganizationId, userId: UserId, lessonId: string) =>
+    const insertEnrollment = (orgId: OrganizationId, userId: UserId, lessonId: LessonId) =>
       sql<{ id: string }>`
         INSERT INTO enrollments (org_id, id, user_id, lesson_id, started_at)
         VALUES (${orgId}, ${newId("enrollment")}, ${userId}, ${lessonId}, now())
@@ -86,7 +86,7 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@tks/core/Lear
      * for the transaction, so attempts at one quiz are scored one at a time
      * (a pass completes the enrollment exactly once).
      */
-    const quiz = (orgId: OrganizationId, userId: UserId, enrollmentId: string, lock: boolean) =>
+    const quiz = (orgId: OrganizationId, userId: UserId, enrollmentId: EnrollmentId, lock: boolean) =>
       sql<QuizRow>`
         SELECT e.id AS enrollment_id, e.lesson_id, l.title, e.status AS enrollment_status,
           coalesce(q.status, 'PENDING') AS status, coalesce(q.difficulty, 'MODERATE') AS difficulty,
@@ -102,7 +102,7 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@tks/core/Lear
     const insertAttempt = (input: {
       readonly orgId: OrganizationId
       readonly userId: UserId
-      readonly enrollmentId: string
+      readonly enrollmentId: EnrollmentId
       readonly score: number
       readonly passed: boolean
       readonly resultsSummary: string

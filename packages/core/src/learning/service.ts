@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { BadRequest, NotFound } from "@tks/domain/errors"
+import type { EnrollmentId, LessonId } from "@tks/domain/ids"
 import type { LearnerEnrollment, LearnerQuiz, QuizAnswers } from "@tks/domain/learning"
 import { LearningCode } from "@tks/domain/learning"
 import { answersProblem, type QuizResult, scoreQuiz } from "@tks/domain/quiz"
@@ -51,7 +52,7 @@ export class Learning extends Effect.Service<Learning>()("@tks/core/Learning", {
      * else is 400; otherwise a self-enrollment is created, started, and its
      * quiz prepared; `created` true.
      */
-    const startLesson = traced("Learning.startLesson")(function*(access: Access, lessonId: string) {
+    const startLesson = traced("Learning.startLesson")(function*(access: Access, lessonId: LessonId) {
       const { organizationId: orgId, userId } = access.actor
       const started = sql.withTransaction(Effect.gen(function*() {
         const lesson = yield* repo.lessonToStart(orgId, userId, readerOf(access.actor), lessonId)
@@ -87,7 +88,7 @@ export class Learning extends Effect.Service<Learning>()("@tks/core/Learning", {
     })
 
     /** The caller's quiz for one of their enrollments, without correct answers or explanations. */
-    const quiz = traced("Learning.quiz")(function*(access: Access, enrollmentId: string) {
+    const quiz = traced("Learning.quiz")(function*(access: Access, enrollmentId: EnrollmentId) {
       const row = yield* repo.quiz(access.actor.organizationId, access.actor.userId, enrollmentId, false)
       if (row === undefined) return yield* noEnrollment()
       const view: LearnerQuiz = {
@@ -115,7 +116,7 @@ export class Learning extends Effect.Service<Learning>()("@tks/core/Learning", {
      * (ENROLLMENT_COMPLETED), and for answers to questions the quiz does not
      * have or answered twice (INVALID_ANSWERS).
      */
-    const submit = traced("Learning.submit")(function*(access: Access, enrollmentId: string, body: QuizAnswers) {
+    const submit = traced("Learning.submit")(function*(access: Access, enrollmentId: EnrollmentId, body: QuizAnswers) {
       const { organizationId: orgId, userId } = access.actor
       return yield* sql.withTransaction(Effect.gen(function*() {
         const row = yield* repo.quiz(orgId, userId, enrollmentId, true)

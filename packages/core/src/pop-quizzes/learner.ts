@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { BadRequest, NotFound } from "@tks/domain/errors"
-import { OrganizationId } from "@tks/domain/ids"
+import { OrganizationId, type PopQuizId } from "@tks/domain/ids"
 import { LearningCode, type QuizAnswers } from "@tks/domain/learning"
 import type { Access } from "@tks/domain/policy"
 import { type PopQuizAttempt, PopQuizLearnerCode, type PopQuizOutcome } from "@tks/domain/pop-quiz-learner"
@@ -45,12 +45,12 @@ export class PopQuizLearner extends Effect.Service<PopQuizLearner>()("@tks/core/
     const recipients = yield* PopQuizRecipientsRepo
     const jobs = yield* JobsRepo
 
-    const mine = (access: Access, quizId: string) =>
+    const mine = (access: Access, quizId: PopQuizId) =>
       recipients.ofPerson(OrganizationId.make(access.actor.organizationId), quizId, access.actor.userId).pipe(
         Effect.flatMap((row) => (row === undefined ? Effect.fail(noSuchPopQuiz()) : Effect.succeed(row)))
       )
 
-    const start = traced("PopQuizLearner.start")(function*(access: Access, quizId: string) {
+    const start = traced("PopQuizLearner.start")(function*(access: Access, quizId: PopQuizId) {
       const orgId = OrganizationId.make(access.actor.organizationId)
       const row = yield* mine(access, quizId)
       if (row.status === "COMPLETED") return yield* completedAlready()
@@ -74,7 +74,7 @@ export class PopQuizLearner extends Effect.Service<PopQuizLearner>()("@tks/core/
       return attempt
     })
 
-    const answer = traced("PopQuizLearner.answer")(function*(access: Access, quizId: string, body: QuizAnswers) {
+    const answer = traced("PopQuizLearner.answer")(function*(access: Access, quizId: PopQuizId, body: QuizAnswers) {
       const orgId = OrganizationId.make(access.actor.organizationId)
       const row = yield* mine(access, quizId)
       if (row.status === "COMPLETED") return yield* completedAlready()

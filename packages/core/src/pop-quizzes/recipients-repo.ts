@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { OrganizationId } from "@tks/domain/ids"
+import type { OrganizationId, PopQuizId } from "@tks/domain/ids"
 import type { PopQuizRecipientStatus } from "@tks/domain/pop-quiz"
 import type { QuestionResult, QuizDifficulty, QuizStatus, StoredQuestion } from "@tks/domain/quiz"
 import { questionWrites } from "../quizzes/question-writes-repo.js"
@@ -44,7 +44,7 @@ export class PopQuizRecipientsRepo extends Effect.Service<PopQuizRecipientsRepo>
         WHERE r.org_id = ${orgId} AND r.id = ${recipientId}`.pipe(Effect.map((rows) => rows[0]))
 
     /** A person's row of a quiz sent to them. */
-    const ofPerson = (orgId: OrganizationId, quizId: string, userId: string) =>
+    const ofPerson = (orgId: OrganizationId, quizId: PopQuizId, userId: string) =>
       sql<RecipientQuizRow>`
         SELECT ${columns} FROM pop_quiz_recipients r JOIN pop_quizzes q ON q.org_id = r.org_id AND q.id = r.pop_quiz_id
         WHERE r.org_id = ${orgId} AND r.pop_quiz_id = ${quizId} AND r.user_id = ${userId}`.pipe(Effect.map((rows) => rows[0]))

@@ -9,11 +9,12 @@ import {
   ContentUsage
 } from "@tks/domain/content"
 import { ContentReviewListParams, ContentReviewRequest } from "@tks/domain/content-review"
+import { ContentId, ReviewRequestId } from "@tks/domain/ids"
 import { Page } from "@tks/domain/pagination"
 import { policies } from "@tks/domain/policies"
 import { IdInput, inputOf, tool, ToolAuthorization } from "./tool.js"
 
-const contentId = Schema.Struct({ contentId: IdInput("The content's id, e.g. from list_content or search_service") })
+const contentId = Schema.Struct({ contentId: IdInput(ContentId, "The content's id, e.g. from list_content or search_service") })
 
 /** The source content (documents, videos, guides) and the review queue of contributions. */
 export class ContentTools extends RpcGroup.make(
@@ -67,7 +68,7 @@ export class ContentTools extends RpcGroup.make(
   tool("get_content_review_request", {
     title: "Read a content-review request",
     description: "One content-review request. A reviewer reads any request; anyone else only their own submissions.",
-    payload: Schema.Struct({ requestId: IdInput("The request's id, e.g. from list_content_review_requests") }),
+    payload: Schema.Struct({ requestId: IdInput(ReviewRequestId, "The request's id, e.g. from list_content_review_requests") }),
     success: ContentReviewRequest,
     policy: policies.contentReview.get
   })

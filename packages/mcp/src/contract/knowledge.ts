@@ -1,5 +1,6 @@
 import { RpcGroup } from "@effect/rpc"
 import { Schema } from "effect"
+import { ItemId, SpaceId, TopicId } from "@tks/domain/ids"
 import { Category, ItemDetail, Space, SpaceDetail, SpaceListParams, TopicDetail } from "@tks/domain/knowledge-graph"
 import { List, Page } from "@tks/domain/pagination"
 import { policies } from "@tks/domain/policies"
@@ -20,7 +21,7 @@ export class KnowledgeTools extends RpcGroup.make(
     title: "Read a topic",
     description:
       "One topic of the knowledge graph: its description, its space and category, its items (processes, policies, facts, as a tree in their source's order: a procedure's steps keep their numbered order, each item carries its position) and its related and prerequisite topics. Not found when the topic is archived, superseded or in a space the caller cannot read.",
-    payload: Schema.Struct({ topicId: IdInput("The topic's id, e.g. from search_service or get_space") }),
+    payload: Schema.Struct({ topicId: IdInput(TopicId, "The topic's id, e.g. from search_service or get_space") }),
     success: TopicDetail,
     policy: policies.knowledge.topic
   }),
@@ -28,7 +29,7 @@ export class KnowledgeTools extends RpcGroup.make(
     title: "Read an item",
     description:
       "One item (a process, policy or fact) with its position among its siblings, its child items in their order and its source evidence: the quote, the video timestamps or document character range it came from, a confidence from 0 to 1, and links to the source content.",
-    payload: Schema.Struct({ itemId: IdInput("The item's id, e.g. from get_topic") }),
+    payload: Schema.Struct({ itemId: IdInput(ItemId, "The item's id, e.g. from get_topic") }),
     success: ItemDetail,
     policy: policies.knowledge.item
   }),
@@ -52,7 +53,7 @@ export class KnowledgeTools extends RpcGroup.make(
     title: "Read a space",
     description:
       "One space with its category, visibility and topics, limited to the live topics of the current graph that the caller can see, each with its item count.",
-    payload: Schema.Struct({ spaceId: IdInput("The space's id, e.g. from list_spaces") }),
+    payload: Schema.Struct({ spaceId: IdInput(SpaceId, "The space's id, e.g. from list_spaces") }),
     success: SpaceDetail,
     policy: policies.knowledge.space
   })

@@ -2,13 +2,14 @@ import { RpcGroup } from "@effect/rpc"
 import { Schema } from "effect"
 import { CompanyRole, CompanyRoleDetail, CompanyRoleDutiesParams, CompanyRoleListParams } from "@tks/domain/company-role"
 import { DutyRow, EntityDuties, EntityDutiesParams } from "@tks/domain/duty"
+import { CompanyRoleId, ThirdPartyId } from "@tks/domain/ids"
 import { List, Page } from "@tks/domain/pagination"
 import { policies } from "@tks/domain/policies"
 import { ThirdParty, ThirdPartyDetail, ThirdPartyDutiesParams } from "@tks/domain/third-party"
 import { IdInput, inputOf, NoInput, tool, ToolAuthorization } from "./tool.js"
 
-const companyRoleId = IdInput("The company role's id, e.g. from list_company_roles")
-const thirdPartyId = IdInput("The third party's id, e.g. from list_third_parties")
+const companyRoleId = IdInput(CompanyRoleId, "The company role's id, e.g. from list_company_roles")
+const thirdPartyId = IdInput(ThirdPartyId, "The third party's id, e.g. from list_third_parties")
 
 /** The org chart: company roles, third parties, and the RACI duties tying them to the knowledge graph. */
 export class OrgChartTools extends RpcGroup.make(

@@ -1,5 +1,6 @@
 import { RpcGroup } from "@effect/rpc"
 import { Schema } from "effect"
+import { IssueId } from "@tks/domain/ids"
 import { IssueDetail, IssueListParams, IssueSummary } from "@tks/domain/issue"
 import { CategoryHealth, Maturity, MaturityParams } from "@tks/domain/maturity"
 import { List, Page } from "@tks/domain/pagination"
@@ -20,7 +21,7 @@ export class QualityTools extends RpcGroup.make(
     title: "Read a data-quality issue",
     description:
       "One data-quality issue: its description, its targets (topics, items, spaces, categories or content) each with the affected content the caller can read, its assignee, and for a closed issue (RESOLVED, DISMISSED) the resolution strategy, note and date.",
-    payload: Schema.Struct({ issueId: IdInput("The issue's id, e.g. from list_issues") }),
+    payload: Schema.Struct({ issueId: IdInput(IssueId, "The issue's id, e.g. from list_issues") }),
     success: IssueDetail,
     policy: policies.issues.get
   }),

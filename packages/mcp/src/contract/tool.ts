@@ -47,8 +47,13 @@ export const tool = <const Name extends string, Payload extends Schema.Schema.An
     .annotate(ToolDescription, definition.description)
     .annotate(ToolPolicy, definition.policy)
 
-/** An id the tool takes, described for the assistant (ids are opaque strings). */
-export const IdInput = (description: string) => Schema.String.pipe(Schema.minLength(1)).annotations({ description })
+/**
+ * An id the tool takes, described for the assistant: published as a plain
+ * string (ids are opaque, never pattern checked), decoded to its brand so the
+ * handler passes it straight to the service.
+ */
+export const IdInput = <A extends string>(id: Schema.Schema<A, string>, description: string) =>
+  id.pipe(Schema.minLength(1)).annotations({ description })
 
 /**
  * A tool's input from an HTTP listing's parameters: the same fields in their

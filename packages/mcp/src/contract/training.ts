@@ -1,5 +1,6 @@
 import { RpcGroup } from "@effect/rpc"
 import { Schema } from "effect"
+import { LessonId } from "@tks/domain/ids"
 import { Lesson, LessonDetail, LessonListParams } from "@tks/domain/lesson"
 import { Page } from "@tks/domain/pagination"
 import { policies } from "@tks/domain/policies"
@@ -18,7 +19,7 @@ export class TrainingTools extends RpcGroup.make(
   tool("get_lesson", {
     title: "Read a lesson",
     description: "One lesson's metadata and its ordered source content pieces.",
-    payload: Schema.Struct({ lessonId: IdInput("The lesson's id, e.g. from list_lessons") }),
+    payload: Schema.Struct({ lessonId: IdInput(LessonId, "The lesson's id, e.g. from list_lessons") }),
     success: LessonDetail,
     policy: policies.lessons.get
   })

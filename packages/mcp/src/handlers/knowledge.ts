@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { KnowledgeGraph } from "@tks/core/knowledge/service"
 import { Search } from "@tks/core/search/service"
-import { ItemId, SpaceId, TopicId } from "@tks/domain/ids"
 import { KnowledgeTools } from "../contract/knowledge.js"
 import { asToolCaller } from "./as-tool-caller.js"
 
@@ -11,11 +10,11 @@ export const KnowledgeToolsLive = KnowledgeTools.toLayer(
     const graph = yield* KnowledgeGraph
     return {
       search_service: (input) => asToolCaller((access) => search.search(access, input)),
-      get_topic: ({ topicId }) => asToolCaller((access) => graph.getTopic(access, TopicId.make(topicId))),
-      get_item: ({ itemId }) => asToolCaller((access) => graph.getItem(access, ItemId.make(itemId))),
+      get_topic: ({ topicId }) => asToolCaller((access) => graph.getTopic(access, topicId)),
+      get_item: ({ itemId }) => asToolCaller((access) => graph.getItem(access, itemId)),
       list_categories: () => asToolCaller((access) => graph.listCategories(access)),
       list_spaces: (input) => asToolCaller((access) => graph.listSpaces(access, input)),
-      get_space: ({ spaceId }) => asToolCaller((access) => graph.getSpace(access, SpaceId.make(spaceId)))
+      get_space: ({ spaceId }) => asToolCaller((access) => graph.getSpace(access, spaceId))
     }
   })
 )

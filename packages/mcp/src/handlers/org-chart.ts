@@ -2,7 +2,6 @@ import { Effect } from "effect"
 import { CompanyRoles } from "@tks/core/company-roles/service"
 import { EntityDuties } from "@tks/core/duties/entity-duties"
 import { ThirdParties } from "@tks/core/third-parties/service"
-import { CompanyRoleId, ThirdPartyId } from "@tks/domain/ids"
 import { OrgChartTools } from "../contract/org-chart.js"
 import { asToolCaller } from "./as-tool-caller.js"
 
@@ -13,14 +12,14 @@ export const OrgChartToolsLive = OrgChartTools.toLayer(
     const thirdParties = yield* ThirdParties
     return {
       list_company_roles: (input) => asToolCaller((access) => roles.list(access, input)),
-      get_company_role: ({ companyRoleId }) => asToolCaller((access) => roles.get(access, CompanyRoleId.make(companyRoleId))),
+      get_company_role: ({ companyRoleId }) => asToolCaller((access) => roles.get(access, companyRoleId)),
       list_role_duties: ({ companyRoleId, ...params }) =>
-        asToolCaller((access) => roles.listDuties(access, CompanyRoleId.make(companyRoleId), params)),
+        asToolCaller((access) => roles.listDuties(access, companyRoleId, params)),
       get_duties: (input) => asToolCaller((access) => entityDuties.forEntity(access, input)),
       list_third_parties: () => asToolCaller((access) => thirdParties.list(access)),
-      get_third_party: ({ thirdPartyId }) => asToolCaller((access) => thirdParties.get(access, ThirdPartyId.make(thirdPartyId))),
+      get_third_party: ({ thirdPartyId }) => asToolCaller((access) => thirdParties.get(access, thirdPartyId)),
       list_third_party_duties: ({ thirdPartyId, ...params }) =>
-        asToolCaller((access) => thirdParties.duties(access, ThirdPartyId.make(thirdPartyId), params))
+        asToolCaller((access) => thirdParties.duties(access, thirdPartyId, params))
     }
   })
 )

@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { DataQualityIssues } from "@tks/core/issues/service"
 import { KnowledgeMaturity } from "@tks/core/maturity/service"
-import { IssueId } from "@tks/domain/ids"
 import { QualityTools } from "../contract/quality.js"
 import { asToolCaller } from "./as-tool-caller.js"
 
@@ -11,7 +10,7 @@ export const QualityToolsLive = QualityTools.toLayer(
     const maturity = yield* KnowledgeMaturity
     return {
       list_issues: (input) => asToolCaller((access) => issues.list(access, input)),
-      get_issue: ({ issueId }) => asToolCaller((access) => issues.get(access, IssueId.make(issueId))),
+      get_issue: ({ issueId }) => asToolCaller((access) => issues.get(access, issueId)),
       get_maturity: (input) => asToolCaller((access) => maturity.get(access, input)),
       list_category_health: () => asToolCaller((access) => maturity.categoryHealth(access))
     }

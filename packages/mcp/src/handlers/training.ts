@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import { Lessons } from "@tks/core/lessons/service"
-import { LessonId } from "@tks/domain/ids"
 import { TrainingTools } from "../contract/training.js"
 import { asToolCaller } from "./as-tool-caller.js"
 
@@ -9,7 +8,7 @@ export const TrainingToolsLive = TrainingTools.toLayer(
     const lessons = yield* Lessons
     return {
       list_lessons: (input) => asToolCaller((access) => lessons.list(access, input)),
-      get_lesson: ({ lessonId }) => asToolCaller((access) => lessons.get(access, LessonId.make(lessonId)))
+      get_lesson: ({ lessonId }) => asToolCaller((access) => lessons.get(access, lessonId))
     }
   })
 )

@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { CompanyRoles } from "@tks/core/company-roles/service"
-import { CompanyRoleId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
 import { group } from "../wire-answers.js"
 
@@ -10,6 +9,6 @@ export const CompanyRolesHandlers = group(Api, "companyRoles", (handlers) =>
     const roles = yield* CompanyRoles
     return handlers
       .handle("list", ({ urlParams }) => asCaller((access) => roles.list(access, urlParams)))
-      .handle("get", ({ path }) => asCaller((access) => roles.get(access, CompanyRoleId.make(path.id))))
-      .handle("duties", ({ path, urlParams }) => asCaller((access) => roles.listDuties(access, CompanyRoleId.make(path.id), urlParams)))
+      .handle("get", ({ path }) => asCaller((access) => roles.get(access, path.id)))
+      .handle("duties", ({ path, urlParams }) => asCaller((access) => roles.listDuties(access, path.id, urlParams)))
   }))

@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { ContentLibrary } from "@tks/core/content/service"
-import { ContentId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
 import { group } from "../wire-answers.js"
 
@@ -10,8 +9,8 @@ export const ContentHandlers = group(Api, "content", (handlers) =>
     const library = yield* ContentLibrary
     return handlers
       .handle("list", ({ urlParams }) => asCaller((access) => library.list(access, urlParams)))
-      .handle("get", ({ path }) => asCaller((access) => library.get(access, ContentId.make(path.id))))
-      .handle("text", ({ path }) => asCaller((access) => library.text(access, ContentId.make(path.id))))
-      .handle("knowledge", ({ path }) => asCaller((access) => library.knowledge(access, ContentId.make(path.id))))
-      .handle("usage", ({ path }) => asCaller((access) => library.usage(access, ContentId.make(path.id))))
+      .handle("get", ({ path }) => asCaller((access) => library.get(access, path.id)))
+      .handle("text", ({ path }) => asCaller((access) => library.text(access, path.id)))
+      .handle("knowledge", ({ path }) => asCaller((access) => library.knowledge(access, path.id)))
+      .handle("usage", ({ path }) => asCaller((access) => library.usage(access, path.id)))
   }))

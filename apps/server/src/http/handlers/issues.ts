@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { DataQualityIssues } from "@tks/core/issues/service"
-import { IssueId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
 import { group } from "../wire-answers.js"
 
@@ -10,5 +9,5 @@ export const IssuesHandlers = group(Api, "issues", (handlers) =>
     const issues = yield* DataQualityIssues
     return handlers
       .handle("list", ({ urlParams }) => asCaller((access) => issues.list(access, urlParams)))
-      .handle("get", ({ path }) => asCaller((access) => issues.get(access, IssueId.make(path.id))))
+      .handle("get", ({ path }) => asCaller((access) => issues.get(access, path.id)))
   }))

@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { KnowledgeGraph } from "@tks/core/knowledge/service"
-import { CategoryId, ItemId, SpaceId, TopicId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
 import { group } from "../wire-answers.js"
 
@@ -10,10 +9,10 @@ export const KnowledgeHandlers = group(Api, "knowledge", (handlers) =>
     const graph = yield* KnowledgeGraph
     return handlers
       .handle("listCategories", () => asCaller((access) => graph.listCategories(access)))
-      .handle("getCategory", ({ path }) => asCaller((access) => graph.getCategory(access, CategoryId.make(path.id))))
+      .handle("getCategory", ({ path }) => asCaller((access) => graph.getCategory(access, path.id)))
       .handle("listSpaces", ({ urlParams }) => asCaller((access) => graph.listSpaces(access, urlParams)))
-      .handle("getSpace", ({ path }) => asCaller((access) => graph.getSpace(access, SpaceId.make(path.id))))
+      .handle("getSpace", ({ path }) => asCaller((access) => graph.getSpace(access, path.id)))
       .handle("listTopics", ({ urlParams }) => asCaller((access) => graph.listTopics(access, urlParams)))
-      .handle("getTopic", ({ path }) => asCaller((access) => graph.getTopic(access, TopicId.make(path.id))))
-      .handle("getItem", ({ path }) => asCaller((access) => graph.getItem(access, ItemId.make(path.id))))
+      .handle("getTopic", ({ path }) => asCaller((access) => graph.getTopic(access, path.id)))
+      .handle("getItem", ({ path }) => asCaller((access) => graph.getItem(access, path.id)))
   }))

@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { LearningQueue } from "@tks/core/learning-queue/service"
-import { UserId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
 import { group } from "../wire-answers.js"
 
@@ -11,5 +10,5 @@ export const LearningQueueHandlers = group(Api, "learningQueue", (handlers) =>
     return handlers
       .handle("mine", ({ urlParams }) => asCaller((access) => queue.mine(access, urlParams)))
       .handle("person", ({ path, urlParams }) =>
-        asCaller((access) => queue.forPerson(access, UserId.make(path.id), urlParams)))
+        asCaller((access) => queue.forPerson(access, path.id, urlParams)))
   }))

@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { Lessons } from "@tks/core/lessons/service"
-import { LessonId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
 import { group } from "../wire-answers.js"
 
@@ -10,6 +9,6 @@ export const LessonsHandlers = group(Api, "lessons", (handlers) =>
     const lessons = yield* Lessons
     return handlers
       .handle("list", ({ urlParams }) => asCaller((access) => lessons.list(access, urlParams)))
-      .handle("get", ({ path }) => asCaller((access) => lessons.get(access, LessonId.make(path.id))))
-      .handle("retrainingPolicy", ({ path }) => asCaller((access) => lessons.retrainingPolicy(access, LessonId.make(path.id))))
+      .handle("get", ({ path }) => asCaller((access) => lessons.get(access, path.id)))
+      .handle("retrainingPolicy", ({ path }) => asCaller((access) => lessons.retrainingPolicy(access, path.id)))
   }))

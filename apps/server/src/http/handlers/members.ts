@@ -2,7 +2,6 @@ import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { MemberProgressList } from "@tks/core/members/progress"
 import { Members } from "@tks/core/members/service"
-import { UserId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
 import { group } from "../wire-answers.js"
 
@@ -13,7 +12,7 @@ export const MembersHandlers = group(Api, "members", (handlers) =>
     return handlers
       .handle("list", ({ urlParams }) => asCaller((access) => members.list(access, urlParams)))
       .handle("progress", ({ urlParams }) => asCaller((access) => progress.list(access, urlParams)))
-      .handle("get", ({ path }) => asCaller((access) => members.get(access, UserId.make(path.id))))
+      .handle("get", ({ path }) => asCaller((access) => members.get(access, path.id)))
       .handle("invitations", ({ urlParams }) => asCaller((access) => members.invitations(access, urlParams)))
       .handle("reportingLines", ({ urlParams }) => asCaller((access) => members.reportingLines(access, urlParams)))
   }))

@@ -2,7 +2,6 @@ import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { PopQuizSending } from "@tks/core/pop-quizzes/send"
 import { PopQuizReads } from "@tks/core/pop-quizzes/service"
-import { PopQuizId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
 import { group } from "../wire-answers.js"
 
@@ -13,5 +12,5 @@ export const PopQuizzesHandlers = group(Api, "popQuizzes", (handlers) =>
     return handlers
       .handle("list", ({ urlParams }) => asCaller((access) => reads.list(access, urlParams)))
       .handle("send", ({ payload }) => asCaller((access) => sending.send(access, payload)))
-      .handle("get", ({ path }) => asCaller((access) => reads.get(access, PopQuizId.make(path.id))))
+      .handle("get", ({ path }) => asCaller((access) => reads.get(access, path.id)))
   }))

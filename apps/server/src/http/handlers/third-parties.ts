@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { ThirdParties } from "@tks/core/third-parties/service"
-import { ThirdPartyId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
 import { group } from "../wire-answers.js"
 
@@ -10,6 +9,6 @@ export const ThirdPartiesHandlers = group(Api, "thirdParties", (handlers) =>
     const thirdParties = yield* ThirdParties
     return handlers
       .handle("list", () => asCaller((access) => thirdParties.list(access)))
-      .handle("get", ({ path }) => asCaller((access) => thirdParties.get(access, ThirdPartyId.make(path.id))))
-      .handle("duties", ({ path, urlParams }) => asCaller((access) => thirdParties.duties(access, ThirdPartyId.make(path.id), urlParams)))
+      .handle("get", ({ path }) => asCaller((access) => thirdParties.get(access, path.id)))
+      .handle("duties", ({ path, urlParams }) => asCaller((access) => thirdParties.duties(access, path.id, urlParams)))
   }))

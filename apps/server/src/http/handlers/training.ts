@@ -2,7 +2,6 @@ import { Effect } from "effect"
 import { Api } from "@tks/api/api"
 import { PopQuizReads } from "@tks/core/pop-quizzes/service"
 import { Training } from "@tks/core/training/service"
-import { EnrollmentId, UserId } from "@tks/domain/ids"
 import { asCaller } from "../as-caller.js"
 import { group } from "../wire-answers.js"
 
@@ -14,7 +13,7 @@ export const TrainingHandlers = group(Api, "training", (handlers) =>
       .handle("myObligations", () => asCaller((access) => training.myObligations(access)))
       .handle("myEnrollments", () => asCaller((access) => training.myEnrollments(access)))
       .handle("myPopQuizzes", () => asCaller((access) => popQuizzes.mine(access)))
-      .handle("progress", ({ path }) => asCaller((access) => training.progress(access, UserId.make(path.id))))
+      .handle("progress", ({ path }) => asCaller((access) => training.progress(access, path.id)))
       .handle("quizResults", ({ path, urlParams }) =>
-        asCaller((access) => training.quizResults(access, EnrollmentId.make(path.id), urlParams)))
+        asCaller((access) => training.quizResults(access, path.id, urlParams)))
   }))
