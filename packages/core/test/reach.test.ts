@@ -73,11 +73,13 @@ layer(TestLayer)("which people a reach covers (common/reach.ts)", (it) => {
       expect(yield* reached(access)).toEqual(["lena", "tara"])
     }))
 
-  it.effect("self: the caller only", () =>
+  it.effect("self, and readable (a reach over readable records): the caller only", () =>
     Effect.gen(function*() {
       const { reach } = yield* setup
       const self = reach.access("victor", policies.training.progress)
-      expect(self.reach).toBe("self")
+      const readable = reach.access("victor", policies.issues.list)
+      expect([self.reach, readable.reach]).toEqual(["self", "readable"])
       expect(yield* reached(self)).toEqual(["victor"])
+      expect(yield* reached(readable)).toEqual(["victor"])
     }))
 })

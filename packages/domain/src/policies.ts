@@ -193,9 +193,9 @@ export const policies = {
   },
   issues: {
     // Organization admins read every issue; anyone else an issue only when they can read every one of its targets
-    // (an assignment does not change that). The service filters; no permission needed.
-    list: policy({ action: "list data-quality issues", reach: "organization" }),
-    get: policy({ action: "read a data-quality issue", reach: "organization", denied: { notFound: "No such issue" } })
+    // (an assignment does not change that). The service filters by the reach; no permission needed.
+    list: policy({ action: "list data-quality issues", reach: "admins-else-readable" }),
+    get: policy({ action: "read a data-quality issue", reach: "admins-else-readable", denied: { notFound: "No such issue" } })
   },
   administration: {
     findings: policy({ action: "read findings", permission: "organization.update", reach: "organization" }),

@@ -12,7 +12,8 @@ import type { Access } from "@tks/domain/policy"
  * - `organization`: everyone in the organization;
  * - `teams`: the people on the teams the caller administers (themself included);
  * - `reports`: the caller and everyone below them on the reporting line, at any depth;
- * - `self`: the caller only.
+ * - `self`, and `readable` (a reach over records the caller can read; of
+ *   people, that is themself): the caller only.
  */
 
 /** The teams the caller administers. */
@@ -37,6 +38,7 @@ export const withinReach = (sql: SqlClient.SqlClient, access: Access, alias: str
           SELECT reach_m.manager_id FROM reach_line JOIN users reach_m ON reach_m.org_id = ${user}.org_id AND reach_m.id = reach_line.manager_id
         )
         SELECT 1 FROM reach_line WHERE reach_line.manager_id = ${access.actor.userId}))`
+    case "readable":
     case "self":
       return sql`${user}.id = ${access.actor.userId}`
   }
