@@ -185,6 +185,26 @@ describe("authorize (declared authorization)", () => {
   })
 })
 
+describe("the policies of acts without an endpoint or tool", () => {
+  it("tokens: only organization admins issue tokens, anyone else gets 403", () => {
+    for (const name of ["owner", "admin", "billing-admin"] as const) {
+      expect(reachOf(authorize(callers[name], policies.tokens.issue)), name).toBe("organization")
+    }
+    for (const name of ["viewer", "external", "team admin"] as const) {
+      expect(authorize(callers[name], policies.tokens.issue), name).toMatchObject({
+        _tag: "Forbidden",
+        message: "Only organization admins may issue tokens"
+      })
+    }
+  })
+
+  it("tokens: organization admins revoke across the organization, anyone else only their own (others' tokens as if absent)", () => {
+    expect(reachOf(authorize(callers.admin, policies.tokens.revoke))).toBe("organization")
+    expect(reachOf(authorize(callers["team admin"], policies.tokens.revoke))).toBe("self")
+    expect(policies.tokens.revoke.denied).toEqual({ notFound: "No live token with that id" })
+  })
+})
+
 describe("the issues policies", () => {
   it("issues: organization admins reach every issue, anyone else only the issues they can read", () => {
     for (const issuePolicy of [policies.issues.list, policies.issues.get]) {
