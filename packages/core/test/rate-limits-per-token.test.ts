@@ -5,7 +5,7 @@ import { ConfigProvider, Context, Effect, Either, Layer, Logger, LogLevel } from
 import { clientContext, embeddedConnectionLimit, makePgClient } from "@tks/db/client"
 import { runMigrations } from "@tks/db/migrate"
 import { provisionTestDatabase, TEST_POOL } from "@tks/db/test-database"
-import { Caller } from "@tks/domain/actor"
+import { Caller } from "@tks/domain/caller"
 import { AccessTokenId, OrganizationId, UserId } from "@tks/domain/ids"
 import { TooManyRequests } from "@tks/domain/rate-limit"
 import { Authenticator } from "../src/auth/service.js"

@@ -2,8 +2,9 @@ import { policy } from "./policy.js"
 
 /**
  * Who may call what, for every operation of the service, in one table. The
- * HTTP contract annotates each endpoint with its entry and the MCP tools
- * will do the same; `authorize` (policy.ts) decides them all.
+ * HTTP contract annotates each endpoint with its entry, each MCP tool names
+ * its own, and the acts no endpoint or tool exposes (tokens) have theirs
+ * too; `authorize` (policy.ts) decides them all.
  */
 export const policies = {
   me: {
@@ -193,9 +194,9 @@ export const policies = {
   },
   issues: {
     // Organization admins read every issue; anyone else an issue only when they can read every one of its targets
-    // (an assignment does not change that). The service filters; no permission needed.
-    list: policy({ action: "list data-quality issues", reach: "organization" }),
-    get: policy({ action: "read a data-quality issue", reach: "organization", denied: { notFound: "No such issue" } })
+    // (an assignment does not change that). The service filters by the reach; no permission needed.
+    list: policy({ action: "list data-quality issues", reach: "admins-else-readable" }),
+    get: policy({ action: "read a data-quality issue", reach: "admins-else-readable", denied: { notFound: "No such issue" } })
   },
   administration: {
     findings: policy({ action: "read findings", permission: "organization.update", reach: "organization" }),
@@ -210,5 +211,11 @@ export const policies = {
       permission: "organization.update",
       reach: "organization"
     })
+  },
+  // No endpoint or tool: the acts a person may do on tokens through a core service (the operator's CLI acts as the system).
+  tokens: {
+    issue: policy({ action: "issue tokens", reach: "admins-only" }),
+    // An organization admin revokes any token of the organization; anyone else only their own, the rest as if absent.
+    revoke: policy({ action: "revoke a token", reach: "admins-else-self", denied: { notFound: "No live token with that id" } })
   }
 } as const

@@ -15,9 +15,11 @@ import { OrgRole, type Scope } from "./roles.js"
 /**
  * How far a caller's act or read extends once they are allowed in:
  * `reports` is the caller and the people who report to them, directly or
- * further down the reporting line (the service resolves the line).
+ * further down the reporting line (the service resolves the line);
+ * `readable` is the records the caller's visibility lets them read (the
+ * service applies the visibility rules), where `organization` skips them.
  */
-export type Reach = "organization" | "teams" | "reports" | "self"
+export type Reach = "organization" | "teams" | "reports" | "readable" | "self"
 
 /**
  * Who reaches what:
@@ -25,6 +27,7 @@ export type Reach = "organization" | "teams" | "reports" | "self"
  * - `admins-else-self`: organization admins the organization, anyone else themself;
  * - `admins-teams-else-self`: as above, and team admins the people on the teams they administer;
  * - `admins-managers-else-self`: as `admins-else-self`, and managers the people below them on the reporting line;
+ * - `admins-else-readable`: organization admins the organization, anyone else only what they can read;
  * - `admins-only`: organization admins only; anyone else is denied;
  * - `self`: the caller's own records only.
  */
@@ -33,6 +36,7 @@ export type ReachRule =
   | "admins-else-self"
   | "admins-teams-else-self"
   | "admins-managers-else-self"
+  | "admins-else-readable"
   | "admins-only"
   | "self"
 
@@ -84,6 +88,10 @@ const reachRules: { readonly [Rule in ReachRule]: { readonly of: (actor: Actor) 
     of: (actor) => (isOrganizationAdmin(actor.role) ? "organization" : "reports"),
     phrase:
       "Organization admins reach the whole organization, managers at any depth of the reporting line the people below them, anyone else only themself."
+  },
+  "admins-else-readable": {
+    of: (actor) => (isOrganizationAdmin(actor.role) ? "organization" : "readable"),
+    phrase: "Organization admins reach the whole organization; anyone else only what they can read."
   },
   "admins-only": {
     of: (actor) => (isOrganizationAdmin(actor.role) ? "organization" : null),

@@ -80,6 +80,14 @@ const expected: Record<ReachRule, Record<CallerName, Reach | null>> = {
     external: "reports",
     "team admin": "reports"
   },
+  "admins-else-readable": {
+    owner: "organization",
+    admin: "organization",
+    "billing-admin": "organization",
+    viewer: "readable",
+    external: "readable",
+    "team admin": "readable"
+  },
   self: { owner: "self", admin: "self", "billing-admin": "self", viewer: "self", external: "self", "team admin": "self" }
 }
 
@@ -89,6 +97,7 @@ const named: Record<Reach | "denied", RegExp> = {
   teams: /teams they administer/,
   self: /themself|own records/,
   reports: /managers at any depth of (the|their) reporting line/,
+  readable: /only what they can read/,
   denied: /only/i
 }
 
@@ -173,6 +182,39 @@ describe("authorize (declared authorization)", () => {
     const refused = isAccess(viewer) ? requireOrganizationReach(viewer, "filter by noManager") : null
     expect(refused).toBeInstanceOf(Forbidden)
     expect(refused?.message).toBe("Only organization admins may filter by noManager")
+  })
+})
+
+describe("the policies of acts without an endpoint or tool", () => {
+  it("tokens: only organization admins issue tokens, anyone else gets 403", () => {
+    for (const name of ["owner", "admin", "billing-admin"] as const) {
+      expect(reachOf(authorize(callers[name], policies.tokens.issue)), name).toBe("organization")
+    }
+    for (const name of ["viewer", "external", "team admin"] as const) {
+      expect(authorize(callers[name], policies.tokens.issue), name).toMatchObject({
+        _tag: "Forbidden",
+        message: "Only organization admins may issue tokens"
+      })
+    }
+  })
+
+  it("tokens: organization admins revoke across the organization, anyone else only their own (others' tokens as if absent)", () => {
+    expect(reachOf(authorize(callers.admin, policies.tokens.revoke))).toBe("organization")
+    expect(reachOf(authorize(callers["team admin"], policies.tokens.revoke))).toBe("self")
+    expect(policies.tokens.revoke.denied).toEqual({ notFound: "No live token with that id" })
+  })
+})
+
+describe("the issues policies", () => {
+  it("issues: organization admins reach every issue, anyone else only the issues they can read", () => {
+    for (const issuePolicy of [policies.issues.list, policies.issues.get]) {
+      expect(reachOf(authorize(callers.admin, issuePolicy))).toBe("organization")
+      expect(reachOf(authorize(callers.viewer, issuePolicy))).toBe("readable")
+      expect(reachOf(authorize(callers.external, issuePolicy))).toBe("readable")
+      expect(describePolicy(issuePolicy)).toContain(
+        "Organization admins reach the whole organization; anyone else only what they can read."
+      )
+    }
   })
 })
 

@@ -1,7 +1,7 @@
 import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { Clock, Console, Effect, Either, Option } from "effect"
 import { Authenticator } from "@tks/core/auth/service"
-import { Caller } from "@tks/domain/actor"
+import { Caller } from "@tks/domain/caller"
 import { AccessTokenId, OrganizationId, UserId } from "@tks/domain/ids"
 import { CliServices } from "../database.js"
 import { parseExpiry, parseScopes } from "../token-input.js"

@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { Effect } from "effect"
 import { Authenticator } from "@tks/core/auth/service"
-import { Caller } from "@tks/domain/actor"
+import { Caller } from "@tks/domain/caller"
 import { OrganizationId, UserId } from "@tks/domain/ids"
 import { Scope } from "@tks/domain/roles"
 import { acmeCallerMatrix, type BadToken, badTokens, type CallerKind, callerKinds } from "./callers.js"

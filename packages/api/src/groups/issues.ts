@@ -7,7 +7,7 @@ import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
 
 const whoReads =
-  "Organization admins read every issue and every target. Anyone else reads an issue when they can read at least one of its targets, when it has no target, or when it is assigned to them (directly or through a company role they hold now); targets they cannot read (out of their visibility, archived or superseded) and content they cannot read are left out."
+  "Organization admins read every issue and every target. Anyone else reads an issue only when they can read every one of its targets (so any issue without targets), since its title and description may name them: a single target out of their visibility, archived or superseded hides the issue, assigned to them or not. Affected content they cannot read is left out."
 
 /** Data-quality issues (also the list_issues and get_issue tools): issues found in the knowledge graph and the library. */
 export class IssuesGroup extends HttpApiGroup.make("issues")

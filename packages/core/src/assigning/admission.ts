@@ -2,8 +2,9 @@ import { Effect } from "effect"
 import type { AudienceRequest } from "@tks/domain/assigning"
 import { Forbidden, unknownTeamId } from "@tks/domain/errors"
 import type { Access } from "@tks/domain/policy"
+import { administeredTeamIds } from "../common/reach.js"
 import type { Audience, AssigningPeopleRepo, NamedPersonRow } from "./people-repo.js"
-import { administeredTeamIds, outsideReach } from "./reach.js"
+import { outsideReach } from "./reach.js"
 import { cannotTakeLesson, personLeft, unknownUsers } from "./refusals.js"
 
 /**

@@ -2,7 +2,7 @@ import { SqlClient, type Statement } from "@effect/sql"
 import { Effect } from "effect"
 import type { Access } from "@tks/domain/policy"
 import { lessonReadable, readerOf, userRowReader } from "../knowledge/access.js"
-import { withinReach } from "./reach.js"
+import { withinReach } from "../common/reach.js"
 
 export interface LessonRow {
   readonly id: string

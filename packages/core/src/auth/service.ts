@@ -1,8 +1,9 @@
 import { Effect } from "effect"
-import type { Actor, Caller } from "@tks/domain/actor"
-import { BadRequest, Forbidden, NotFound, Unauthorized } from "@tks/domain/errors"
+import type { Actor } from "@tks/domain/actor"
+import type { Caller } from "@tks/domain/caller"
+import { BadRequest, NotFound, Unauthorized } from "@tks/domain/errors"
 import { AccessTokenId, type OrganizationId, type UserId } from "@tks/domain/ids"
-import { isOrganizationAdmin, mayHoldScope } from "@tks/domain/permissions"
+import { mayHoldScope } from "@tks/domain/permissions"
 import type { Scope } from "@tks/domain/roles"
 import { newId } from "../common/ids.js"
 import { countedOf } from "../rate-limits/repo.js"
@@ -96,15 +97,13 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
 
     /**
      * Issues a token. The system (the operator's CLI) may issue to anyone; a
-     * person only within their own organization, as an organization admin.
-     * Nobody issues to a person who has left, or grants a scope the person
-     * may not hold.
+     * person, once policies.tokens.issue has let them in (organization admins
+     * only), within their own organization. Nobody issues to a person who
+     * has left, or grants a scope the person may not hold.
      */
     const issue = traced("Authenticator.issue")(function*(caller: Caller, input: IssueTokenInput) {
-      if (caller._tag === "Person") {
-        const { actor } = caller
-        if (actor.organizationId !== input.organizationId) return yield* new NotFound({ message: "No such person in that organization" })
-        if (!isOrganizationAdmin(actor.role)) return yield* new Forbidden({ message: "Only organization admins may issue tokens" })
+      if (caller._tag === "Person" && caller.access.actor.organizationId !== input.organizationId) {
+        return yield* new NotFound({ message: "No such person in that organization" })
       }
       const person = yield* personOf(input)
       if (person.status !== "ACTIVE") {
@@ -126,14 +125,15 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
     })
 
     /**
-     * Revokes a token. The system may revoke any; a person only a token of
-     * their own organization, and unless they are an organization admin only
+     * Revokes a token. The system may revoke any; a person, under
+     * policies.tokens.revoke, only a token of their own organization, and
+     * unless they reach the whole organization (organization admins) only
      * one of their own. Anything else is answered as absent.
      */
     const revoke = traced("Authenticator.revoke")(function*(caller: Caller, tokenId: AccessTokenId) {
       const within = caller._tag === "System" ? null : {
-        orgId: caller.actor.organizationId,
-        userId: isOrganizationAdmin(caller.actor.role) ? null : caller.actor.userId
+        orgId: caller.access.actor.organizationId,
+        userId: caller.access.reach === "organization" ? null : caller.access.actor.userId
       }
       const revoked = yield* repo.revoke(tokenId, within)
       if (!revoked) return yield* new NotFound({ message: "No live token with that id" })

@@ -1,14 +1,16 @@
 import type { SqlClient, Statement } from "@effect/sql"
 import type { UserId } from "@tks/domain/ids"
+import type { Reach } from "@tks/domain/policy"
 import { contentVisible, itemVisible, type Reader, spaceVisible, topicVisible } from "../knowledge/access.js"
 
 /**
  * Who reads which issue, and which of its targets, as SQL conditions on a
  * `data_quality_issues` row and a `data_quality_issue_targets` row of the
- * outer query (the product's rule, policies.issues):
+ * outer query (the product's rule, policies.issues), by the reach the
+ * policy granted:
  *
- * - organization admins read every issue and every target;
- * - anyone else reads an issue only when they can read every one of its
+ * - `organization` (organization admins) reads every issue and every target;
+ * - anyone else (`readable`) reads an issue only when they can read every one of its
  *   targets in the live graph or the library (the visibility rules of @tks/domain/visibility;
  *   categories are anyone's; a target gone from both hides the issue), so
  *   an issue without targets is anyone's. Being assigned an issue does not
@@ -18,16 +20,16 @@ import { contentVisible, itemVisible, type Reader, spaceVisible, topicVisible } 
 type Sql = SqlClient.SqlClient
 type Fragment = Statement.Fragment
 
-/** The caller as these conditions see them: `admin` skips every visibility check. */
+/** The caller as these conditions see them: the reach `organization` skips every visibility check. */
 export interface IssueReader {
   readonly userId: UserId
-  readonly admin: boolean
+  readonly reach: Reach
   readonly reader: Reader
 }
 
 /** The target row `alias` names a record `who` can read. */
 export const targetVisible = (sql: Sql, who: IssueReader, alias: string): Fragment => {
-  if (who.admin) return sql`TRUE`
+  if (who.reach === "organization") return sql`TRUE`
   const t = sql(alias)
   const reader = who.reader
   return sql`(CASE ${t}.entity_type
@@ -53,14 +55,14 @@ export const assignedTo = (sql: Sql, userId: UserId, alias: string): Fragment =>
 }
 
 /**
- * The issue row `alias` is readable by `who`: an organization admin reads
- * every issue; anyone else one none of whose targets they cannot read
+ * The issue row `alias` is readable by `who`: a caller reaching the
+ * organization reads every issue; anyone else one none of whose targets they cannot read
  * (an issue's title and description may name any of its targets, so a
  * single hidden target hides the issue, assigned to them or not). A
  * condition on the row, so the keyset page is cut after it.
  */
 export const issueReadable = (sql: Sql, who: IssueReader, alias: string): Fragment => {
-  if (who.admin) return sql`TRUE`
+  if (who.reach === "organization") return sql`TRUE`
   const issue = sql(alias)
   return sql`NOT EXISTS (SELECT 1 FROM data_quality_issue_targets iv_target
     WHERE iv_target.org_id = ${issue}.org_id AND iv_target.issue_id = ${issue}.id AND NOT ${targetVisible(sql, who, "iv_target")})`

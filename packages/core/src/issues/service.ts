@@ -2,7 +2,6 @@ import { Effect } from "effect"
 import { NotFound } from "@tks/domain/errors"
 import type { IssueId } from "@tks/domain/ids"
 import type { IssueAssignee, IssueDetail, IssueListParams, IssueSummary } from "@tks/domain/issue"
-import { isOrganizationAdmin } from "@tks/domain/permissions"
 import type { Access } from "@tks/domain/policy"
 import { readerOf } from "../knowledge/access.js"
 import { newestFirst } from "../common/keyset.js"
@@ -17,11 +16,12 @@ const notFound = () => new NotFound({ message: "No such issue" })
 
 /**
  * Data-quality issues, for HTTP and the
- * MCP tools alike. Every caller passes the policy (policies.issues); what
- * each one reads is decided in SQL (issues/access.ts): organization admins
- * every issue and target, anyone else only the issues they can read every
- * target of (so those without targets), and of the affected content only
- * what they can read. An issue they cannot read is absent (404 "No such
+ * MCP tools alike. Every caller passes the policy (policies.issues, reach
+ * admins-else-readable); what each one reads follows from the reach, in SQL
+ * (issues/access.ts): a caller reaching the organization (an organization
+ * admin) every issue and target, anyone else only the issues they can read
+ * every target of (so those without targets), and of the affected content
+ * only what they can read. An issue they cannot read is absent (404 "No such
  * issue"), from the list, the detail and the tools alike.
  */
 export class DataQualityIssues extends Effect.Service<DataQualityIssues>()("@tks/core/DataQualityIssues", {
@@ -32,7 +32,7 @@ export class DataQualityIssues extends Effect.Service<DataQualityIssues>()("@tks
 
     const whoOf = (access: Access): IssueReader => ({
       userId: access.actor.userId,
-      admin: isOrganizationAdmin(access.actor.role),
+      reach: access.reach,
       reader: readerOf(access.actor)
     })
 

@@ -1,7 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
+import type { Access } from "@tks/domain/policy"
 import type { MemberStatus } from "@tks/domain/roles"
+import { withinReach } from "../common/reach.js"
 import { type PersonQueueRow, personQueueRows, type QueueInput } from "./person-queue-repo.js"
 import type { TopicGraphSnapshot } from "./topic-graph.js"
 import { TopicGraph } from "./topic-graph-repo.js"
@@ -15,13 +17,13 @@ interface QueueSources {
   readonly graph: TopicGraphSnapshot
 }
 
-/** The person whose queue is read, and whether the reader manages them at any depth of the reporting line. */
+/** The person whose queue is read, and whether they are within the caller's reach. */
 interface QueuePersonRow {
   readonly id: string
   readonly name: string
   readonly email: string
   readonly status: MemberStatus
-  readonly managed_by_reader: boolean
+  readonly in_reach: boolean
 }
 
 export class LearningQueueRepo extends Effect.Service<LearningQueueRepo>()("@tks/core/LearningQueueRepo", {
@@ -29,17 +31,11 @@ export class LearningQueueRepo extends Effect.Service<LearningQueueRepo>()("@tks
     const sql = yield* SqlClient.SqlClient
     const graphs = yield* TopicGraph
 
-    /** The person (any status), and whether `readerId` is one of their managers, directly or further up the line. */
-    const person = (orgId: string, personId: string, readerId: string) =>
+    /** The person of the caller's organization (any status), and whether they are within the caller's reach (common/reach.ts). */
+    const person = (access: Access, personId: string) =>
       sql<QueuePersonRow>`
-        WITH RECURSIVE line (manager_id) AS (
-          SELECT u.manager_id FROM users u WHERE u.org_id = ${orgId} AND u.id = ${personId} AND u.manager_id IS NOT NULL
-          UNION
-          SELECT m.manager_id FROM line JOIN users m ON m.org_id = ${orgId} AND m.id = line.manager_id
-          WHERE m.manager_id IS NOT NULL
-        )
-        SELECT u.id, u.name, u.email, u.status, EXISTS (SELECT 1 FROM line WHERE line.manager_id = ${readerId}) AS managed_by_reader
-        FROM users u WHERE u.org_id = ${orgId} AND u.id = ${personId}`.pipe(Effect.map((rows) => rows[0]))
+        SELECT u.id, u.name, u.email, u.status, ${withinReach(sql, access, "u")} AS in_reach
+        FROM users u WHERE u.org_id = ${access.actor.organizationId} AND u.id = ${personId}`.pipe(Effect.map((rows) => rows[0]))
 
     /**
      * What `userId`'s queue as `reader` sees it at `now` is made from: the person's rows

@@ -98,11 +98,8 @@ export class LearningQueue extends Effect.Service<LearningQueue>()("@tks/core/Le
      */
     const forPerson = traced("LearningQueue.forPerson")(
       function*(access: Access, personId: UserId, params: PageParams) {
-        const { actor } = access
-        const person = yield* repo.person(actor.organizationId, personId, actor.userId)
-        const allowed = person !== undefined &&
-          (access.reach === "organization" || person.id === actor.userId || (access.reach === "reports" && person.managed_by_reader))
-        if (!allowed) return yield* new NotFound({ message: "No such person" })
+        const person = yield* repo.person(access, personId)
+        if (person === undefined || !person.in_reach) return yield* new NotFound({ message: "No such person" })
         const page = yield* queuePage(access, person.id, person.status === "ACTIVE", params)
         return { user: { id: person.id, name: person.name, email: person.email }, ...page }
       }

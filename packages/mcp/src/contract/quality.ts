@@ -12,7 +12,7 @@ export class QualityTools extends RpcGroup.make(
   tool("list_issues", {
     title: "List data-quality issues",
     description:
-      "Data-quality issues found in the knowledge base (conflicts, duplicates, misclassifications, stale or missing knowledge), most recent first. Filters: status (OPEN, IN_PROGRESS, RESOLVED, DISMISSED), type (CONFLICT, DUPLICATE, MISCLASSIFICATION, STALE, CONTENT_GAP, STRUCTURE_GAP, OTHER), severity (CRITICAL, HIGH, MEDIUM, LOW), assignedToMe (assigned to the caller directly or to a company role they hold now). Only issues the caller can see: organization admins see all; others those about something they can read, or assigned to them. Paginated: pass `nextCursor` back as `cursor`; `limit` 1 to 100 (default 50).",
+      "Data-quality issues found in the knowledge base (conflicts, duplicates, misclassifications, stale or missing knowledge), most recent first. Filters: status (OPEN, IN_PROGRESS, RESOLVED, DISMISSED), type (CONFLICT, DUPLICATE, MISCLASSIFICATION, STALE, CONTENT_GAP, STRUCTURE_GAP, OTHER), severity (CRITICAL, HIGH, MEDIUM, LOW), assignedToMe (assigned to the caller directly or to a company role they hold now). Only issues the caller can see: organization admins see all; others only those whose every target they can read (being assigned one does not change that). Paginated: pass `nextCursor` back as `cursor`; `limit` 1 to 100 (default 50).",
     payload: inputOf(IssueListParams),
     success: Page(IssueSummary),
     policy: policies.issues.list
