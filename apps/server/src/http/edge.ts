@@ -4,19 +4,26 @@ import { Cause, Config, Context, Duration, Effect, FiberId, Predicate, Runtime, 
 import { NarrationSettings } from "@tks/core/narration/settings"
 import { bodyLimit, BodyLimitConfig } from "./body-limit.js"
 import { chooseEncoding, compress } from "./compression.js"
+import { AllowedHostsConfig, PublicUrlConfig } from "../config.js"
 import { CorsOriginsConfig, corsPolicy } from "./cors.js"
 import { deadlineTable, deadlineWatch, RequestTimeoutConfig, tooSlowAnswer } from "./deadline.js"
 import { requestDurations } from "../observability/metrics-http.js"
 import { causeToResponse, finishErrorAnswer } from "./error-bodies.js"
+import { hostOriginGuard } from "./host-origin.js"
 import { jsonBodyRefusal } from "./media-type.js"
 import { allowedMethodsTable, type RouteSpec, wrongMethodAnswer } from "./method-not-allowed.js"
 import { annotateRequest, REQUEST_ID_HEADER, requestIdFor, withRequestId } from "./request-id.js"
 import { invalidTextAnswer } from "./request-text.js"
 import { HttpsConfig, securityHeadersFor } from "./security-headers.js"
 
-/** The environment the edge reads: CORS_ORIGINS, BODY_LIMIT_BYTES, PUBLIC_URL, REQUEST_TIMEOUT_MS, NARRATION_SPEECH_TIMEOUT_MS. */
+/**
+ * The environment the edge reads: CORS_ORIGINS, ALLOWED_HOSTS, BODY_LIMIT_BYTES, PUBLIC_URL,
+ * REQUEST_TIMEOUT_MS, NARRATION_SPEECH_TIMEOUT_MS.
+ */
 const EdgeConfig = Config.all({
   corsOrigins: CorsOriginsConfig,
+  allowedHosts: AllowedHostsConfig,
+  publicUrl: PublicUrlConfig,
   bodyLimit: BodyLimitConfig,
   https: HttpsConfig,
   requestTimeout: RequestTimeoutConfig,
@@ -43,6 +50,8 @@ interface EdgeOptions {
   readonly docsPaths: ReadonlyArray<string>
   /** The routes whose body is JSON (from the contract): any other media type is 415. */
   readonly jsonBodyRoutes?: ReadonlyArray<RouteSpec>
+  /** Paths (and everything under them) that answer only their own hosts and origins (DNS-rebinding protection). */
+  readonly hostCheckedPaths?: ReadonlyArray<string>
 }
 
 // Who interrupts a request abandoned at its deadline (the logs' "interrupted by").
@@ -56,10 +65,12 @@ type Request = HttpServerRequest.HttpServerRequest
  * of its own), so the order is explicit. Before routing, the first of these
  * that applies answers:
  *
- * 1. a CORS preflight from an allowed origin for a known path (204);
- * 2. path and query text that is not sound (400);
- * 3. a declared body over the size limit (413);
- * 4. a JSON route's body of another media type (415).
+ * 1. a request to /mcp or /rpc from a host or origin they do not answer
+ *    (403, http/host-origin.ts);
+ * 2. a CORS preflight from an allowed origin for a known path (204);
+ * 3. path and query text that is not sound (400);
+ * 4. a declared body over the size limit (413);
+ * 5. a JSON route's body of another media type (415).
  *
  * Otherwise the router runs, reading at most the body limit (413 past it),
  * under the request deadline (503; narration's is its speech timeout plus
@@ -78,6 +89,12 @@ export const EdgeLive = (options: EdgeOptions) =>
       const runtime = yield* Effect.runtime<never>()
       const allowedMethods = allowedMethodsTable(options.routes)
       const cors = corsPolicy({ origins: config.corsOrigins, allowedMethods })
+      const refuseHostOrOrigin = hostOriginGuard({
+        paths: options.hostCheckedPaths ?? [],
+        allowedHosts: config.allowedHosts,
+        corsOrigins: config.corsOrigins,
+        publicUrl: config.publicUrl
+      })
       const securityHeaders = securityHeadersFor({ https: config.https, docsPaths: options.docsPaths })
       const limit = bodyLimit(config.bodyLimit)
       const refuseMediaType = jsonBodyRefusal(options.jsonBodyRoutes ?? [])
@@ -122,6 +139,10 @@ export const EdgeLive = (options: EdgeOptions) =>
           const encoding = request.method === "HEAD" ? undefined : chooseEncoding(request.headers["accept-encoding"])
           const annotate = annotateRequest(fiber, requestId)
 
+          const refused = refuseHostOrOrigin?.(request, path)
+          if (refused !== undefined) {
+            return Effect.zipRight(annotate, compress(finish(request, path, requestId, refused), encoding))
+          }
           const preflight = cors?.preflight(request, path)
           if (preflight !== undefined) return Effect.zipRight(annotate, compress(stamp(path, requestId, preflight), encoding))
           const early = invalidTextAnswer(url) ?? limit.refuse(request) ?? refuseMediaType(request, path)

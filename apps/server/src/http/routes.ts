@@ -29,7 +29,9 @@ import { HealthRoutes, HealthRouteSpecs } from "./health.js"
 import { jsonBodyRoutesOfApi } from "./media-type.js"
 import { routesOfApi } from "./method-not-allowed.js"
 import { DOCS_PATH, OPENAPI_PATH, OpenApiRoutes } from "./openapi.js"
+import { MCP_PATH } from "../tools/mcp-route.js"
 import { ToolRoutes, ToolRouteSpecs } from "../tools/routes.js"
+import { RPC_PATH } from "../tools/rpc-route.js"
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
   Layer.provide([
@@ -68,7 +70,8 @@ const Edge = EdgeLive({
     ...ToolRouteSpecs
   ],
   docsPaths: [DOCS_PATH],
-  jsonBodyRoutes: jsonBodyRoutesOfApi(Api)
+  jsonBodyRoutes: jsonBodyRoutesOfApi(Api),
+  hostCheckedPaths: [MCP_PATH, RPC_PATH]
 })
 
 /** Every route of the HTTP server (/v1, docs, probes, /mcp and /rpc). Needs the core services and DatabaseHealth. */

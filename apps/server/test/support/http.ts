@@ -1,3 +1,4 @@
+import { request as nodeRequest } from "node:http"
 import { Effect } from "effect"
 
 export interface RawResponse {
@@ -28,4 +29,37 @@ export const rawAt = (url: string, method: string, path: string, options: RawOpt
       json = undefined
     }
     return { status: response.status, headers: response.headers, text, json }
+  })
+
+/**
+ * The same call through node:http, which sends the headers as given, Host
+ * included (fetch sets Host from the URL and will not take another).
+ */
+export const rawNodeAt = (url: string, method: string, path: string, options: RawOptions & { readonly host?: string } = {}) =>
+  Effect.async<RawResponse>((resume) => {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.host !== undefined) headers.host = options.host
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
+    if (options.body !== undefined) headers["content-type"] ??= "application/json"
+    const outgoing = nodeRequest(`${url}${path}`, { method, headers }, (response) => {
+      const chunks: Array<Buffer> = []
+      response.on("data", (chunk: Buffer) => chunks.push(chunk))
+      response.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8")
+        let json: unknown = undefined
+        try {
+          json = text.length > 0 ? JSON.parse(text) : undefined
+        } catch {
+          json = undefined
+        }
+        const received = new Headers()
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value !== undefined) received.set(name, Array.isArray(value) ? value.join(", ") : value)
+        }
+        resume(Effect.succeed({ status: response.statusCode ?? 0, headers: received, text, json }))
+      })
+    })
+    outgoing.on("error", (error) => resume(Effect.die(error)))
+    outgoing.end(options.body)
+    return Effect.sync(() => outgoing.destroy())
   })

@@ -13,7 +13,7 @@ import { createHttpServer } from "../../src/http/node-server.js"
 import { HttpRoutes } from "../../src/http/routes.js"
 import { workersLayer } from "../../src/workers.js"
 import { TestAdaptersLive, TestMessagingLive } from "./adapters.js"
-import { type RawOptions, rawAt } from "./http.js"
+import { type RawOptions, rawAt, rawNodeAt } from "./http.js"
 import { SharedDatabaseLive } from "./shared-database.js"
 import type { PageFetcher } from "@tks/adapters/page-fetch/port"
 import type { VideoCatalog } from "@tks/adapters/video/port"
@@ -125,3 +125,7 @@ export type { RawOptions, RawResponse } from "./http.js"
 /** A plain HTTP call to this test's server, for status codes, headers and exact error bodies. */
 export const raw = (method: string, path: string, options: RawOptions = {}) =>
   Effect.flatMap(baseUrl, (url) => rawAt(url, method, path, options))
+
+/** A plain HTTP call to this test's server with the Host header `host` (undefined: the server's own address). */
+export const rawWithHost = (host: string | undefined, method: string, path: string, options: RawOptions = {}) =>
+  Effect.flatMap(baseUrl, (url) => rawNodeAt(url, method, path, host === undefined ? options : { ...options, host }))
