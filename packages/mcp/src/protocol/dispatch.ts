@@ -1,11 +1,13 @@
+import { HttpTraceContext } from "@effect/platform"
 import type { Rpc, RpcGroup } from "@effect/rpc"
-import { Effect, ParseResult, Schema } from "effect"
+import { Effect, Option, ParseResult, Schema, type Tracer } from "effect"
 import { BadRequest, BadRequestCode } from "@tks/domain/errors"
 import type { Actor } from "@tks/domain/actor"
 import { CurrentAccess } from "@tks/domain/policy"
 import { ToolCallers } from "../authorization.js"
 import { ToolError } from "../contract/tool.js"
 import { Tools } from "../contract/tools.js"
+import { type Bounded, boundedAnswer, CHARACTERS_PER_TOKEN, ResultMaxTokens } from "./bounded.js"
 import { listedTool } from "./catalog.js"
 
 /**
@@ -37,11 +39,23 @@ const failure = (body: typeof ToolError.Encoded | { readonly code: string; reado
   isError: true
 })
 
-const success = (value: unknown): ToolResult => ({
-  content: [{ type: "text", text: JSON.stringify(value) }],
+const success = ({ note, text, value }: Bounded): ToolResult => ({
+  content: note === null ? [{ type: "text", text }] : [{ type: "text", text }, { type: "text", text: note }],
   structuredContent: value as Record<string, unknown>,
   isError: false
 })
+
+/**
+ * The caller's trace, when the call's `_meta` carries a W3C `traceparent`
+ * (and `tracestate`): the tool's span joins it, so an assistant's own trace
+ * shows the tool call and its SQL.
+ */
+const callerTrace = (meta: unknown): Option.Option<Tracer.ExternalSpan> => {
+  if (typeof meta !== "object" || meta === null) return Option.none()
+  const { traceparent, tracestate } = meta as { readonly traceparent?: unknown; readonly tracestate?: unknown }
+  if (typeof traceparent !== "string") return Option.none()
+  return HttpTraceContext.w3c({ traceparent, ...(typeof tracestate === "string" ? { tracestate } : {}) } as never)
+}
 
 const badInput = (error: ParseResult.ParseError) =>
   new BadRequest({ code: BadRequestCode.validation, message: ParseResult.TreeFormatter.formatErrorSync(error) })
@@ -57,6 +71,7 @@ const badInput = (error: ParseResult.ParseError) =>
 export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/ToolDispatcher", {
   effect: Effect.gen(function*() {
     const callers = yield* ToolCallers
+    const maxCharacters = (yield* ResultMaxTokens) * CHARACTERS_PER_TOKEN
     const entries = new Map<string, {
       readonly rpc: Rpc.AnyWithProps
       readonly decode: (input: unknown) => Effect.Effect<unknown, ParseResult.ParseError>
@@ -80,17 +95,33 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
         if (entry === undefined) return yield* new BadRequest({ code: "UNKNOWN_TOOL", message: `There is no tool named ${name}` })
         const payload = yield* Effect.mapError(entry.decode(input), badInput)
         const access = yield* callers.authorizeTool(yield* caller, entry.rpc)
-        const value = yield* entry.handle(payload, {}).pipe(Effect.provideService(CurrentAccess, access))
-        return yield* Effect.orDie(entry.encode(value))
+        const answer = (asked: unknown) =>
+          entry.handle(asked, {}).pipe(
+            Effect.provideService(CurrentAccess, access),
+            Effect.flatMap((value) => Effect.orDie(entry.encode(value)))
+          )
+        return yield* boundedAnswer(payload, answer, maxCharacters)
       })
 
     /**
      * One tools/call as `caller`: the transport's way to the person behind
      * the call, read for this call (the HTTP request's authentication, or
-     * the stdio token authenticated again).
+     * the stdio token authenticated again). `meta` is the request's `_meta`.
      */
-    const call = <E>(name: string, input: unknown, caller: Effect.Effect<Actor, E>): Effect.Effect<ToolResult> =>
-      run(name, input, caller).pipe(
+    const call = <E>(name: string, input: unknown, caller: Effect.Effect<Actor, E>, meta?: unknown): Effect.Effect<ToolResult> =>
+      Effect.flatMap(Effect.currentSpan.pipe(Effect.option), (transportSpan) => {
+        const joined = callerTrace(meta)
+        return traced(name, run(name, input, caller), joined, transportSpan)
+      })
+
+    /** The call's span: under the transport's span, or, when the caller sent its trace, in that trace, linked to the transport's. */
+    const traced = (
+      name: string,
+      effect: Effect.Effect<Bounded, unknown>,
+      joined: Option.Option<Tracer.ExternalSpan>,
+      transportSpan: Option.Option<Tracer.Span>
+    ): Effect.Effect<ToolResult> =>
+      effect.pipe(
         Effect.map(success),
         Effect.catchAll((error) =>
           Schema.is(ToolError)(error)
@@ -104,7 +135,13 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
         ),
         Effect.withSpan(`tools/call ${name}`, {
           kind: "server",
-          attributes: { "mcp.method.name": "tools/call", "gen_ai.tool.name": name, "gen_ai.operation.name": "execute_tool" }
+          attributes: { "mcp.method.name": "tools/call", "gen_ai.tool.name": name, "gen_ai.operation.name": "execute_tool" },
+          ...(Option.isSome(joined)
+            ? {
+              parent: joined.value,
+              links: Option.isSome(transportSpan) ? [{ _tag: "SpanLink" as const, span: transportSpan.value, attributes: {} }] : []
+            }
+            : {})
         })
       )
 

@@ -32,7 +32,7 @@ export const makeMcpServer = <E>(
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listed as Array<never> }))
   server.setRequestHandler(
     CallToolRequestSchema,
-    (request) => options.run(dispatcher.call(request.params.name, request.params.arguments ?? {}, options.caller))
+    (request) => options.run(dispatcher.call(request.params.name, request.params.arguments ?? {}, options.caller, request.params._meta))
   )
   return server
 }
