@@ -25,6 +25,14 @@ describe("the tool catalog derived from the RpcGroup", () => {
     }
   })
 
+  it("every description points the assistant to another tool: the one to use next, or instead", () => {
+    const names = listed.map((tool) => tool.name)
+    for (const tool of listed) {
+      const others = names.filter((name) => name !== tool.name && tool.description.includes(name))
+      expect(others.length, tool.name).toBeGreaterThan(0)
+    }
+  })
+
   it("inputs are published in their JSON form: limits are integers with their bounds, ids required strings", () => {
     expect(byName.get("search_service")?.inputSchema).toMatchObject({
       required: ["query"],
