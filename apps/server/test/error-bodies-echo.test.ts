@@ -1,6 +1,6 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { summarizeDecodeIssues } from "../src/http/decode-errors.js"
+import { summarizeDecodeIssues } from "@tks/domain/decode-issues"
 import { withCallerMatrix } from "./support/callers.js"
 import { raw, TestServerLive } from "./support/server.js"
 

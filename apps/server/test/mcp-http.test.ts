@@ -76,14 +76,21 @@ layer(TestServerLive, { excludeTestServices: true })("MCP over Streamable HTTP a
       expect(JSON.parse(call.text)).toEqual(http.json)
     }))
 
-  it.scoped("bad input is a tool error carrying the Schema's message, not a protocol error", () =>
+  it.scoped("bad input is a tool error with the body HTTP gives: one issue per field, one line each, no Schema dump; never a protocol error", () =>
     Effect.gen(function*() {
       const { tokens } = yield* acmeCallerMatrix
       const client = yield* mcpClient(tokens.viewer)
       const call = yield* callTool(client, "list_content", { limit: 500 })
       expect(call.isError).toBe(true)
-      expect(call.structured).toMatchObject({ code: "VALIDATION_ERROR" })
-      expect(call.text).toMatch(/limit/)
+      expect(call.structured).toMatchObject({ _tag: "BadRequest", code: "VALIDATION_ERROR", issues: [{ path: "limit" }] })
+      const http = yield* raw("GET", "/v1/content?limit=500", { token: tokens.viewer })
+      expect(call.structured.issues.map((issue: { path: string }) => issue.path)).toEqual(
+        http.json.issues.map((issue: { path: string }) => issue.path)
+      )
+      expect(call.structured.message).toBe(`limit: ${call.structured.issues[0].message}`)
+      const several = yield* callTool(client, "list_issues", { severity: "URGENT", status: "LOST", colour: "red" })
+      expect(several.structured.issues.map((issue: { path: string }) => issue.path).sort()).toEqual(["colour", "severity", "status"])
+      for (const issue of several.structured.issues) expect(issue.message, issue.path).not.toMatch(/\n/)
       const missing = yield* callTool(client, "get_topic", {})
       expect(missing.isError).toBe(true)
       expect(missing.text).toMatch(/topicId/)

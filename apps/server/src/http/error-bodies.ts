@@ -1,8 +1,8 @@
 import { type HttpServerRequest, HttpServerRespondable, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Predicate } from "effect"
 import { bearerChallenge } from "@tks/domain/bearer"
-import { decodeErrorMessage, type DecodeIssue, summarizeDecodeIssues } from "./decode-errors.js"
-import { abbreviate, errorResponse, genericErrorBody, RETRY_AFTER_SECONDS } from "./error-response.js"
+import { abbreviate, decodeErrorMessage, type DecodeIssue, summarizeDecodeIssues } from "@tks/domain/decode-issues"
+import { errorResponse, genericErrorBody, RETRY_AFTER_SECONDS } from "./error-response.js"
 
 /**
  * Every non-2xx answer has the JSON body `{code, message, ...}`.

@@ -54,12 +54,3 @@ export const genericErrorBody = (status: number): ErrorBody => {
 /** The `Retry-After` of a 503 that did not set its own: long enough for a pool to reconnect or a burst to pass. */
 export const RETRY_AFTER_SECONDS = 5
 
-/** Echoed input is cut to this many characters: a 9 KB value once made an 18 KB error body. */
-export const ECHO_LIMIT = 40
-
-/** At most ECHO_LIMIT characters of `text`, then "…" when cut (never splitting a surrogate pair). */
-export const abbreviate = (text: string, limit = ECHO_LIMIT): string => {
-  if (text.length <= limit) return text
-  const cut = /[\uD800-\uDBFF]/.test(text[limit - 1] ?? "") ? limit - 1 : limit
-  return `${text.slice(0, cut)}…`
-}

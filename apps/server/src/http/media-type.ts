@@ -2,7 +2,8 @@ import type { HttpApi, HttpApiGroup } from "@effect/platform"
 import { HttpMethod, type HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Option } from "effect"
 import { allowedMethodsTable, type RouteSpec, routesOfApi } from "./method-not-allowed.js"
-import { abbreviate, errorResponse } from "./error-response.js"
+import { abbreviate } from "@tks/domain/decode-issues"
+import { errorResponse } from "./error-response.js"
 
 /**
  * The routes of an HttpApi whose endpoint takes a body (a payload schema on

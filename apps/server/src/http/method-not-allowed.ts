@@ -1,6 +1,7 @@
 import { HttpApi, type HttpApiGroup, type HttpMethod, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { Option } from "effect"
-import { abbreviate, errorResponse } from "./error-response.js"
+import { abbreviate } from "@tks/domain/decode-issues"
+import { errorResponse } from "./error-response.js"
 
 /**
  * A known path called with a method it does not have is 405

@@ -1,5 +1,6 @@
 import type { HttpServerResponse } from "@effect/platform"
-import { abbreviate, errorResponse } from "./error-response.js"
+import { abbreviate } from "@tks/domain/decode-issues"
+import { errorResponse } from "./error-response.js"
 
 /**
  * Path and query text is checked before routing: a NUL

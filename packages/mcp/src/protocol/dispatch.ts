@@ -1,7 +1,8 @@
 import { HttpTraceContext } from "@effect/platform"
 import type { Rpc, RpcGroup } from "@effect/rpc"
 import { Effect, Option, ParseResult, Schema, type Tracer } from "effect"
-import { BadRequest, BadRequestCode } from "@tks/domain/errors"
+import { decodeErrorMessage, summarizeDecodeIssues } from "@tks/domain/decode-issues"
+import { BadRequest, BadRequestCode, InputIssue } from "@tks/domain/errors"
 import type { Actor } from "@tks/domain/actor"
 import { CurrentAccess } from "@tks/domain/policy"
 import { ToolCallers } from "../authorization.js"
@@ -57,8 +58,15 @@ const callerTrace = (meta: unknown): Option.Option<Tracer.ExternalSpan> => {
   return HttpTraceContext.w3c({ traceparent, ...(typeof tracestate === "string" ? { tracestate } : {}) } as never)
 }
 
-const badInput = (error: ParseResult.ParseError) =>
-  new BadRequest({ code: BadRequestCode.validation, message: ParseResult.TreeFormatter.formatErrorSync(error) })
+/** Bad input as HTTP answers it: one issue per field, `{code, message, issues}`, no Schema dump. */
+const badInput = (error: ParseResult.ParseError) => {
+  const issues = summarizeDecodeIssues(ParseResult.ArrayFormatter.formatErrorSync(error))
+  return new BadRequest({
+    code: BadRequestCode.validation,
+    message: decodeErrorMessage(issues),
+    issues: issues.map((issue) => new InputIssue(issue))
+  })
+}
 
 /**
  * tools/list and tools/call, derived from `Tools` once: each call is
@@ -82,7 +90,7 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
       const handler = yield* handlerOf(name)
       entries.set(name, {
         rpc,
-        decode: Schema.decodeUnknown(rpc.payloadSchema as Schema.Schema<unknown, unknown>, { onExcessProperty: "error" }),
+        decode: Schema.decodeUnknown(rpc.payloadSchema as Schema.Schema<unknown, unknown>, { onExcessProperty: "error", errors: "all" }),
         encode: Schema.encode(rpc.successSchema as Schema.Schema<unknown, unknown>),
         handle: handler
       })

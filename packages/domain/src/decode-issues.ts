@@ -1,8 +1,17 @@
-import { abbreviate, ECHO_LIMIT } from "./error-response.js"
+/** Echoed input is cut to this many characters: a 9 KB value once made an 18 KB error body. */
+export const ECHO_LIMIT = 40
+
+/** At most ECHO_LIMIT characters of `text`, then "…" when cut (never splitting a surrogate pair). */
+export const abbreviate = (text: string, limit = ECHO_LIMIT): string => {
+  if (text.length <= limit) return text
+  const cut = /[\uD800-\uDBFF]/.test(text[limit - 1] ?? "") ? limit - 1 : limit
+  return `${text.slice(0, cut)}…`
+}
 
 /**
- * The framework's decode errors (HttpApiDecodeError: one issue per schema
- * branch that failed) reshaped for callers: one issue per parameter or
+ * Schema decode errors (one issue per schema branch that failed, as
+ * `ParseResult.ArrayFormatter` gives them), reshaped for callers of every
+ * transport (an HTTP 400 body, an MCP tool error): one issue per parameter or
  * field, every allowed literal named (a union of literals yields one issue
  * per literal, and only the first used to be kept), and the echoed input cut
  * to a short prefix (a 9 KB value made an 18 KB answer, quoted twice).
@@ -12,7 +21,8 @@ export interface DecodeIssue {
   readonly message?: string | undefined
 }
 
-export interface InputIssue {
+/** One problem of the input, as a 400 body's `issues` lists it. */
+export interface IssueSummary {
   readonly path: string
   readonly message: string
 }
@@ -55,7 +65,7 @@ const mergeMessages = (messages: ReadonlyArray<string>): string => {
 }
 
 /** One issue per path, in the order the paths first appear. */
-export const summarizeDecodeIssues = (issues: ReadonlyArray<DecodeIssue>): ReadonlyArray<InputIssue> => {
+export const summarizeDecodeIssues = (issues: ReadonlyArray<DecodeIssue>): ReadonlyArray<IssueSummary> => {
   const byPath = new Map<string, Array<string>>()
   for (const issue of issues) {
     const path = abbreviate((issue.path ?? []).map(String).join("."))
@@ -67,7 +77,7 @@ export const summarizeDecodeIssues = (issues: ReadonlyArray<DecodeIssue>): Reado
 }
 
 /** The sentence of the whole answer: its first issue, with the path in front. */
-export const decodeErrorMessage = (issues: ReadonlyArray<InputIssue>): string => {
+export const decodeErrorMessage = (issues: ReadonlyArray<IssueSummary>): string => {
   const first = issues[0]
   if (first === undefined) return "The request is invalid"
   return first.path === "" ? first.message : `${first.path}: ${first.message}`
