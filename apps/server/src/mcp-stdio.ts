@@ -1,7 +1,7 @@
 import { Headers } from "@effect/platform"
 import { defaultTeardown } from "@effect/platform/Runtime"
 import { NodeRuntime } from "@effect/platform-node"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import { serveStdio } from "@modelcontextprotocol/server/stdio"
 import { Config, ConfigError, Console, Effect, Either, Layer, Option, Redacted, Runtime } from "effect"
 import { CoreLive } from "@tks/core/live"
 import { DatabaseLive } from "@tks/db/client"
@@ -35,27 +35,27 @@ const TokenConfig = Config.option(Config.redacted("TKS_TOKEN")).pipe(
 )
 
 /**
- * Waits until the client is gone: stdin ended or failed, stdout failed
- * (EPIPE), or the transport closed. The SDK's stdio transport does not watch
- * for the end of stdin itself, so without this the process outlived its
- * client, holding the data directory's lock.
+ * Waits until the client is gone: stdin ended or failed, or stdout failed
+ * (EPIPE). Watched here rather than through the SDK's transport, which the
+ * serving entry owns: without it the process would outlive its client,
+ * holding the data directory's lock.
  */
-const clientGone = (server: { onclose?: (() => void) | undefined }) =>
-  Effect.async<void>((resume) => {
-    let gone = false
-    const done = () => {
-      if (gone) return
-      gone = true
-      resume(Effect.void)
-    }
-    server.onclose = done
-    process.stdin.once("end", done).once("close", done).once("error", done)
-    process.stdout.once("error", done)
-    return Effect.sync(() => {
-      process.stdin.off("end", done).off("close", done).off("error", done)
-      process.stdout.off("error", done)
-    })
+const clientGone = Effect.async<void>((resume) => {
+  let gone = false
+  const done = () => {
+    if (gone) return
+    gone = true
+    resume(Effect.void)
+  }
+  process.stdin.once("end", done).once("close", done).once("error", done)
+  process.stdout.once("error", done)
+  // Input that ended before this was watched has already said so.
+  if (process.stdin.readableEnded || process.stdin.destroyed) done()
+  return Effect.sync(() => {
+    process.stdin.off("end", done).off("close", done).off("error", done)
+    process.stdout.off("error", done)
   })
+})
 
 /**
  * `pnpm --silent mcp:stdio`: the read-only tools over MCP on stdin/stdout,
@@ -74,14 +74,14 @@ const serve = (token: Redacted.Redacted<string>) =>
     const dispatcher = yield* ToolDispatcher
     const runtime = yield* Effect.runtime<never>()
     // Every call reads the token's person again: a demotion or revocation counts from the next call.
-    const server = makeMcpServer(dispatcher, { caller: callers.authenticate(headers), run: Runtime.runPromise(runtime) })
-    const gone = clientGone(server)
+    // The SDK picks the protocol generation from the client's opening message and keeps one server from this factory for the connection.
+    const makeServer = () => makeMcpServer(dispatcher, { caller: callers.authenticate(headers), run: Runtime.runPromise(runtime) })
     yield* Effect.acquireRelease(
-      Effect.promise(() => server.connect(new StdioServerTransport())),
-      () => Effect.promise(() => server.close()).pipe(Effect.ignore)
+      Effect.sync(() => serveStdio(makeServer, { onerror: (error) => console.error(`MCP over stdio: ${error.message}`) })),
+      (handle) => Effect.promise(() => handle.close()).pipe(Effect.ignore)
     )
     yield* Effect.logInfo("MCP over stdio: ready").pipe(Effect.annotateLogs({ organizationId: actor.organizationId }))
-    yield* gone
+    yield* clientGone
     yield* Console.error("MCP over stdio: the client closed the connection")
   }).pipe(Effect.scoped)
 

@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { acmeCallerMatrix, type CallerKind } from "./support/callers.js"
-import { callTool, mcpClient } from "./support/mcp.js"
+import { callTool, mcpClient, mcpGenerations } from "./support/mcp.js"
 import { raw, TestServerLive } from "./support/server.js"
 import { specTools, toolCases } from "./support/tool-cases.js"
 
@@ -9,17 +9,17 @@ import { specTools, toolCases } from "./support/tool-cases.js"
 const callers: ReadonlyArray<CallerKind> = ["admin", "viewer", "external"]
 
 layer(TestServerLive, { excludeTestServices: true })("MCP tools give what their HTTP twins give", (it) => {
-  it.scoped("for an admin, a viewer and an external caller, each tool answers the same records, or the same error, as its endpoint", () =>
+  it.scoped("on both protocol generations, for an admin, a viewer and an external caller, each tool answers the same records, or the same error, as its endpoint", () =>
     Effect.gen(function*() {
       const { result, tokens } = yield* acmeCallerMatrix
       const cases = toolCases(result)
       expect(new Set(cases.map((call) => call.tool))).toEqual(new Set(specTools))
-      for (const kind of callers) {
-        const client = yield* mcpClient(tokens[kind])
+      for (const generation of mcpGenerations) for (const kind of callers) {
+        const client = yield* mcpClient(tokens[kind], generation)
         for (const { tool, args, http } of cases) {
           const call = yield* callTool(client, tool, args)
           const twin = yield* raw("GET", http, { token: tokens[kind] })
-          const label = `${kind} ${tool} ${JSON.stringify(args)}`
+          const label = `${generation} ${kind} ${tool} ${JSON.stringify(args)}`
           if (twin.status === 200) {
             expect(call.isError, `${label}: ${call.text}`).toBe(false)
             expect(call.structured, label).toEqual(twin.json)

@@ -1,14 +1,26 @@
 import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  type McpRequestContext,
+  WebStandardStreamableHTTPServerTransport
+} from "@modelcontextprotocol/server"
 import { Effect, Runtime } from "effect"
+import type { Actor } from "@tks/domain/actor"
 import { ToolCallers } from "@tks/mcp/authorization"
-import { ToolDispatcher } from "@tks/mcp/protocol/dispatch"
+import { type ToolResult, ToolDispatcher } from "@tks/mcp/protocol/dispatch"
 import { makeMcpServer } from "@tks/mcp/protocol/server"
 import { errorResponse } from "../http/error-response.js"
 import { refusal } from "./refusal.js"
 
 export const MCP_PATH = "/mcp"
 const SDK_URL = `http://localhost${MCP_PATH}`
+
+/** What one request's server needs from this request: the person calling, and the request's runtime to run tools in. */
+interface Served {
+  readonly actor: Actor
+  readonly run: (effect: Effect.Effect<ToolResult>) => Promise<ToolResult>
+}
 
 /** The SDK's answer as one buffered response: it is a single JSON message, so no stream needs bridging. */
 const fromWebResponse = (response: Response) =>
@@ -35,19 +47,26 @@ const webRequestOf = (request: HttpServerRequest.HttpServerRequest) =>
     } catch {
       parsedBody = undefined
     }
-    // The SDK reads the method and headers (Accept, Content-Type, MCP-Protocol-Version), never the URL.
+    // The SDK reads the method and headers (Accept, Content-Type, MCP-Protocol-Version, Mcp-Method, Mcp-Name), never the URL.
     const web = new Request(SDK_URL, { method: "POST", headers: request.headers, body: parsedBody === undefined ? text : null })
     return { parsedBody, web }
   })
 
 /**
- * POST /mcp: the MCP Streamable HTTP transport, stateless (no session; each
- * POST is answered with JSON), on the same server as /v1. The request's
- * bearer token is resolved to its person once, here, and counted against
- * the token's rate limit like any request: without a valid token it is 401
- * (with `WWW-Authenticate`, added to every 401 by the edge) before MCP is
- * spoken at all. The tool call this request carries runs as that person, in
- * this request's runtime, so its span is a child of the request's span.
+ * POST /mcp: MCP over Streamable HTTP, stateless, on the same server as /v1,
+ * for both protocol generations. A 2026-07-28 request (its protocol version
+ * in `_meta` and its method in `Mcp-Method`, `server/discover` instead of a
+ * handshake) is answered by the SDK's handler; a 2025-era request
+ * (`initialize`, then calls, no session) by a transport made for it. Both
+ * use a server made for the request from one factory, so both see the same
+ * tools.
+ *
+ * The request's bearer token is resolved to its person once, here, and
+ * counted against the token's rate limit like any request: without a valid
+ * token it is 401 (with `WWW-Authenticate`, added to every 401 by the edge)
+ * before MCP is spoken at all. The person and this request's runtime reach
+ * the server as the request's validated auth info, so a tool call runs as
+ * that person and its span is a child of the request's span.
  * GET (a server-sent event stream) and DELETE (a session) are 405: there is
  * neither.
  */
@@ -55,6 +74,29 @@ export const McpRoute = HttpLayerRouter.use((router) =>
   Effect.gen(function*() {
     const dispatcher = yield* ToolDispatcher
     const callers = yield* ToolCallers
+    const serverFor = (served: Served) => makeMcpServer(dispatcher, { caller: Effect.succeed(served.actor), run: served.run })
+    const servedBy = (context: McpRequestContext) => {
+      const served = context.authInfo?.extra?.["served"] as Served | undefined
+      // The handler is only ever called below, with auth info: a call without it is a bug, never an open door.
+      if (served === undefined) throw new Error("An MCP request reached the server without its caller")
+      return serverFor(served)
+    }
+    // No tool sends anything before its result, so every modern answer is one JSON body (the SDK would switch to an event stream only for that).
+    const modern = createMcpHandler(servedBy, { legacy: "reject" })
+    /**
+     * A 2025-era request, served statelessly as before: a server and a
+     * transport for the request, answering with one JSON body rather than
+     * the event stream the SDK's own stateless fallback opens.
+     */
+    const legacy = (served: Served, web: Request, parsedBody: unknown) => {
+      const server = serverFor(served)
+      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
+      return Effect.acquireUseRelease(
+        Effect.promise(() => server.connect(transport)),
+        () => Effect.promise(() => transport.handleRequest(web, parsedBody === undefined ? undefined : { parsedBody })),
+        () => Effect.promise(() => server.close())
+      )
+    }
     yield* router.add(
       "POST",
       MCP_PATH,
@@ -68,16 +110,12 @@ export const McpRoute = HttpLayerRouter.use((router) =>
         }
         const { parsedBody, web } = read.right
         const runtime = yield* Effect.runtime<never>()
-        const server = makeMcpServer(dispatcher, { caller: Effect.succeed(actor.right), run: Runtime.runPromise(runtime) })
-        const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
-        return yield* Effect.acquireUseRelease(
-          Effect.promise(() => server.connect(transport)),
-          () =>
-            Effect.promise(() => transport.handleRequest(web, parsedBody === undefined ? undefined : { parsedBody })).pipe(
-              Effect.flatMap(fromWebResponse)
-            ),
-          () => Effect.promise(() => server.close())
-        )
+        const served: Served = { actor: actor.right, run: Runtime.runPromise(runtime) }
+        const authInfo = { token: "", clientId: actor.right.tokenId, scopes: [...actor.right.scopes], extra: { served } }
+        const answer = (yield* Effect.promise(() => isLegacyRequest(web, parsedBody)))
+          ? legacy(served, web, parsedBody)
+          : Effect.promise(() => modern.fetch(web, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody }))
+        return yield* Effect.flatMap(answer, fromWebResponse)
       })
     )
   })

@@ -1,4 +1,3 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { Effect } from "effect"
 import { Authenticator } from "@tks/core/auth/service"
 import { Caller } from "@tks/domain/caller"
@@ -6,7 +5,7 @@ import { OrganizationId, UserId } from "@tks/domain/ids"
 import { Scope } from "@tks/domain/roles"
 import { acmeCallerMatrix, type BadToken, badTokens, type CallerKind, callerKinds } from "./callers.js"
 import { once } from "./once.js"
-import { callTool } from "./mcp.js"
+import { callTool, type McpToolClient } from "./mcp.js"
 import { raw } from "./server.js"
 
 /**
@@ -197,7 +196,7 @@ export const probeEndpoint = (method: string, path: string, token: string | unde
   )
 
 /** The probe of a tool: each required input names no record (an enum input takes its first value). */
-export const probeTool = (client: Client, tool: { readonly name: string; readonly inputSchema: unknown }) =>
+export const probeTool = (client: McpToolClient, tool: { readonly name: string; readonly inputSchema: unknown }) =>
   Effect.gen(function*() {
     const schema = tool.inputSchema as { readonly required?: ReadonlyArray<string>; readonly properties: Record<string, { enum?: ReadonlyArray<unknown> }> }
     const args: Record<string, unknown> = {}

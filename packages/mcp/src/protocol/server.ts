@@ -1,25 +1,36 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
+import { Server } from "@modelcontextprotocol/server"
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv"
 import type { Effect } from "effect"
 import type { Actor } from "@tks/domain/actor"
 import type { ToolDispatcher, ToolResult } from "./dispatch.js"
 
-const serverInfo = { name: "training-knowledge-service", version: "1.0.0" } as const
+const serverInfo = { name: "training-knowledge-service", title: "Training and Knowledge Service", version: "1.0.0" } as const
 
 const instructions =
   "Read-only tools over an organization's business knowledge (categories > spaces > topics > items, with the content they came from), its org chart (company roles, third parties, RACI duties), training (lessons), data-quality issues and knowledge maturity. Everything is limited to what the token's person may read, as over HTTP. Start with search_service to find ids; list tools page with `cursor` (pass back `nextCursor`) and `limit`."
 
 // The SDK makes a validator (an Ajv instance) per Server unless given one, and
-// the HTTP transport makes a Server per request: one for the process.
+// a Server is made per HTTP request: one for the process.
 const jsonSchemaValidator = new AjvJsonSchemaValidator()
 
 /**
- * An MCP server (the SDK's low-level `Server`: `registerTool` takes zod schemas
- * only, and ours are Effect Schemas) whose
- * tools/list and tools/call are the dispatcher's. `caller` reads the person
- * behind a call (a failure is the tool error); `run` runs an effect in the
- * transport's runtime, under its span.
+ * The tool list is the same for every caller and changes only with a new
+ * release, so 2026-07-28 clients may keep it for a while and share it; a
+ * tool the caller may not use answers with the HTTP twin's 403.
+ */
+const cacheHints = {
+  "tools/list": { ttlMs: 300_000, cacheScope: "public" },
+  "server/discover": { ttlMs: 300_000, cacheScope: "public" }
+} as const
+
+/**
+ * An MCP server (the SDK's low-level `Server`: the high-level `registerTool`
+ * wants its own schema objects, and ours are Effect Schemas already turned
+ * into JSON Schema by the catalogue) whose tools/list and tools/call are the
+ * dispatcher's. One factory serves both protocol generations: the serving
+ * entry (HTTP or stdio) decides the era and the SDK speaks it. `caller`
+ * reads the person behind a call (a failure is the tool error); `run` runs
+ * an effect in the transport's runtime, under its span.
  */
 export const makeMcpServer = <E>(
   dispatcher: ToolDispatcher,
@@ -28,11 +39,17 @@ export const makeMcpServer = <E>(
     readonly run: (effect: Effect.Effect<ToolResult>) => Promise<ToolResult>
   }
 ): Server => {
-  const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions, jsonSchemaValidator })
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listed as Array<never> }))
+  const server = new Server(serverInfo, {
+    capabilities: { tools: { listChanged: false } },
+    instructions,
+    jsonSchemaValidator,
+    cacheHints
+  })
+  server.setRequestHandler("tools/list", () => ({ tools: dispatcher.listed as Array<never> }))
   server.setRequestHandler(
-    CallToolRequestSchema,
-    (request) => options.run(dispatcher.call(request.params.name, request.params.arguments ?? {}, options.caller, request.params._meta))
+    "tools/call",
+    (request) =>
+      options.run(dispatcher.call(request.params.name, request.params.arguments ?? {}, options.caller, request.params._meta)) as Promise<never>
   )
   return server
 }
