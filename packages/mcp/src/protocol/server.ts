@@ -1,9 +1,16 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema
+} from "@modelcontextprotocol/sdk/types.js"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
 import type { Effect } from "effect"
 import type { Actor } from "@tks/domain/actor"
-import type { ToolDispatcher, ToolResult } from "./dispatch.js"
+import type { ToolDispatcher } from "./dispatch.js"
+import { answerResourceRequest } from "./resources.js"
 
 const serverInfo = { name: "training-knowledge-service", version: "1.0.0" } as const
 
@@ -17,22 +24,31 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator()
 /**
  * An MCP server (the SDK's low-level `Server`: `registerTool` takes zod schemas
  * only, and ours are Effect Schemas) whose
- * tools/list and tools/call are the dispatcher's. `caller` reads the person
- * behind a call (a failure is the tool error); `run` runs an effect in the
- * transport's runtime, under its span.
+ * tools/list and tools/call are the dispatcher's, and resources/list,
+ * resources/templates/list and resources/read its content resources'.
+ * `caller` reads the person behind a call (a failure is the tool error, or
+ * the resource request's error); `run` runs an effect in the transport's
+ * runtime, under its span.
  */
 export const makeMcpServer = <E>(
   dispatcher: ToolDispatcher,
   options: {
     readonly caller: Effect.Effect<Actor, E>
-    readonly run: (effect: Effect.Effect<ToolResult>) => Promise<ToolResult>
+    readonly run: <A>(effect: Effect.Effect<A>) => Promise<A>
   }
 ): Server => {
-  const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions, jsonSchemaValidator })
+  const capabilities = { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } }
+  const server = new Server(serverInfo, { capabilities, instructions, jsonSchemaValidator })
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listed as Array<never> }))
   server.setRequestHandler(
     CallToolRequestSchema,
     (request) => options.run(dispatcher.call(request.params.name, request.params.arguments ?? {}, options.caller, request.params._meta))
   )
+  const { resources } = dispatcher
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => resources.templates)
+  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+    answerResourceRequest(options.run, resources.read(request.params.uri, options.caller)))
+  server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+    answerResourceRequest(options.run, resources.list(request.params?.cursor, options.caller)))
   return server
 }
