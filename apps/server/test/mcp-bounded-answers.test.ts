@@ -56,6 +56,23 @@ layer(Server, { excludeTestServices: true })("bounded tool answers and the calle
       expect((small.structuredContent as { data: ReadonlyArray<unknown> }).data).toHaveLength(1)
     }))
 
+  it.scoped("resource links take only what the bound leaves after the text: a short answer keeps its link, one that fills the bound carries none", () =>
+    Effect.gen(function*() {
+      const { result, tokens } = yield* acmeCallerMatrix
+      const client = yield* mcpClient(tokens.admin)
+      const types = (answer: unknown) => ((answer as { content: ReadonlyArray<{ type: string }> }).content).map((part) => part.type)
+      const short = yield* Effect.promise(() =>
+        client.callTool({ name: "get_content_knowledge", arguments: { contentId: result.ids.content.planning! } })
+      )
+      expect(types(short)).toEqual(["text", "resource_link"])
+      const [text, link] = short.content as ReadonlyArray<{ text?: string }>
+      expect(text!.text!.length + JSON.stringify(link).length).toBeLessThanOrEqual(400)
+      // The item's JSON alone is longer than 400 characters (an answer that is not a page is never cut).
+      const long = yield* Effect.promise(() => client.callTool({ name: "get_item", arguments: { itemId: result.ids.items.rollout! } }))
+      expect(texts(long)[0]!.length).toBeGreaterThan(400)
+      expect(types(long)).toEqual(["text"])
+    }))
+
   it.scoped("a traceparent in the call's _meta puts the tool's span in the caller's trace, linked to the /mcp request's span", () =>
     Effect.gen(function*() {
       const { tokens } = yield* acmeCallerMatrix

@@ -10,6 +10,7 @@ import { Documents } from "./intake/documents.js"
 import { DataQualityIssues } from "./issues/service.js"
 import { Videos } from "./intake/videos.js"
 import { Learning } from "./learning/service.js"
+import { EvidencePlaces } from "./knowledge/evidence-places.js"
 import { KnowledgeGraph } from "./knowledge/service.js"
 import { Lessons } from "./lessons/service.js"
 import { KnowledgeMaturity } from "./maturity/service.js"
@@ -57,6 +58,7 @@ export const CoreLive = Layer.mergeAll(
   ContentReview.Default,
   DataQualityIssues.Default,
   KnowledgeGraph.Default,
+  EvidencePlaces.Default,
   KnowledgeMaturity.Default,
   Search.Default,
   Narration.Default,

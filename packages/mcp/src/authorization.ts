@@ -4,7 +4,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import { Authenticator } from "@tks/core/auth/service"
 import type { Actor } from "@tks/domain/actor"
 import { parseBearer } from "@tks/domain/bearer"
-import { authorize, isAccess } from "@tks/domain/policy"
+import { authorize, isAccess, type Policy } from "@tks/domain/policy"
 import { ToolAuthorization, ToolPolicy } from "./contract/tool.js"
 import { withSqlErrorAnswers } from "@tks/core/common/database-failures"
 
@@ -13,7 +13,8 @@ import { withSqlErrorAnswers } from "@tks/core/common/database-failures"
  * `authenticate` resolves the bearer token of a call's `authorization`
  * header to the person as they are now and counts the call against the
  * token's default rate limit (as every HTTP request does); `authorizeTool`
- * checks the tool's declared policy with the same `authorize` as HTTP.
+ * checks the tool's declared policy, and `authorizePolicy` any other
+ * declared policy (a resource read's), with the same `authorize` as HTTP.
  */
 export class ToolCallers extends Effect.Service<ToolCallers>()("@tks/mcp/ToolCallers", {
   effect: Effect.gen(function*() {
@@ -25,16 +26,22 @@ export class ToolCallers extends Effect.Service<ToolCallers>()("@tks/mcp/ToolCal
         authenticator.authenticate(parseBearer(headers.authorization) ?? "")
       )
 
+    /** The policy of an act that is not a tool (reading a content resource), with the same `authorize`. */
+    const authorizePolicy = (actor: Actor, policy: Policy) =>
+      Effect.suspend(() => {
+        const access = authorize(actor, policy)
+        return isAccess(access) ? Effect.succeed(access) : Effect.fail(access)
+      })
+
     const authorizeTool = (actor: Actor, rpc: Rpc.AnyWithProps) =>
       Effect.gen(function*() {
         const policy = Context.getOption(rpc.annotations, ToolPolicy)
         // Fail closed: a tool nobody declared a policy for is a bug, never open.
         if (Option.isNone(policy)) return yield* Effect.dieMessage(`Tool ${rpc._tag} has no declared policy`)
-        const access = authorize(actor, policy.value)
-        return isAccess(access) ? access : yield* access
+        return yield* authorizePolicy(actor, policy.value)
       })
 
-    return { authenticate, authorizeTool } as const
+    return { authenticate, authorizeTool, authorizePolicy } as const
   })
 }) {}
 

@@ -8,7 +8,7 @@ import {
 import { Effect, Runtime } from "effect"
 import type { Actor } from "@tks/domain/actor"
 import { ToolCallers } from "@tks/mcp/authorization"
-import { type ToolResult, ToolDispatcher } from "@tks/mcp/protocol/dispatch"
+import { ToolDispatcher } from "@tks/mcp/protocol/dispatch"
 import { makeMcpServer } from "@tks/mcp/protocol/server"
 import { errorResponse } from "../http/error-response.js"
 import { refusal } from "./refusal.js"
@@ -19,7 +19,7 @@ const SDK_URL = `http://localhost${MCP_PATH}`
 /** What one request's server needs from this request: the person calling, and the request's runtime to run tools in. */
 interface Served {
   readonly actor: Actor
-  readonly run: (effect: Effect.Effect<ToolResult>) => Promise<ToolResult>
+  readonly run: <A>(effect: Effect.Effect<A>) => Promise<A>
 }
 
 /** The SDK's answer as one buffered response: it is a single JSON message, so no stream needs bridging. */

@@ -37,6 +37,10 @@ export interface ListedTool {
 export interface McpToolClient {
   readonly listTools: () => Promise<{ readonly tools: ReadonlyArray<ListedTool>; readonly [key: string]: unknown }>
   readonly callTool: (params: { readonly name: string; readonly arguments?: Record<string, unknown>; readonly _meta?: Record<string, unknown> }) => Promise<Record<string, unknown>>
+  readonly readResource: (params: { readonly uri: string }) => Promise<{ readonly contents: ReadonlyArray<{ readonly uri: string; readonly text?: string; readonly mimeType?: string; readonly [key: string]: unknown }>; readonly [key: string]: unknown }>
+  readonly listResources: (params?: { readonly cursor?: string }) => Promise<{ readonly resources: ReadonlyArray<{ readonly uri: string; readonly name: string; readonly [key: string]: unknown }>; readonly nextCursor?: string; readonly [key: string]: unknown }>
+  readonly listResourceTemplates: () => Promise<{ readonly resourceTemplates: ReadonlyArray<{ readonly uriTemplate: string; readonly name: string; readonly [key: string]: unknown }>; readonly [key: string]: unknown }>
+  readonly getServerCapabilities: () => Record<string, unknown> | undefined
   readonly close: () => Promise<void>
 }
 

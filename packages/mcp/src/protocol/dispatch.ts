@@ -10,17 +10,21 @@ import { ToolError } from "../contract/tool.js"
 import { Tools } from "../contract/tools.js"
 import { type Bounded, boundedAnswer, CHARACTERS_PER_TOKEN, ResultMaxTokens } from "./bounded.js"
 import { listedTool } from "./catalog.js"
+import { Citations, linksWithin, type ResourceLink } from "./citations.js"
+import { ContentResources } from "./resources.js"
 
 /**
  * A `tools/call` result (MCP `CallToolResult`). A success is the value as
  * `structuredContent` (it matches the tool's published output schema) and
  * as JSON text for clients that read only text; an error is its JSON body
  * (`{code, message}`, as over HTTP) as text, with no structured content,
- * which clients would check against the output schema.
+ * which clients would check against the output schema. After the text, a
+ * success carries `resource_link` parts for the content its answer rests on
+ * (citations.ts).
  */
 export interface ToolResult {
   readonly [key: string]: unknown
-  readonly content: ReadonlyArray<{ readonly type: "text"; readonly text: string }>
+  readonly content: ReadonlyArray<{ readonly type: "text"; readonly text: string } | ResourceLink>
   readonly structuredContent?: Record<string, unknown>
   readonly isError: boolean
 }
@@ -40,8 +44,12 @@ const failure = (body: typeof ToolError.Encoded | { readonly code: string; reado
   isError: true
 })
 
-const success = ({ note, text, value }: Bounded): ToolResult => ({
-  content: note === null ? [{ type: "text", text }] : [{ type: "text", text }, { type: "text", text: note }],
+interface Cited extends Bounded {
+  readonly links: ReadonlyArray<ResourceLink>
+}
+
+const success = ({ links, note, text, value }: Cited): ToolResult => ({
+  content: [{ type: "text", text }, ...(note === null ? [] : [{ type: "text" as const, text: note }]), ...links],
   structuredContent: value as Record<string, unknown>,
   isError: false
 })
@@ -79,6 +87,8 @@ const badInput = (error: ParseResult.ParseError) => {
 export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/ToolDispatcher", {
   effect: Effect.gen(function*() {
     const callers = yield* ToolCallers
+    const citations = yield* Citations
+    const resources = yield* ContentResources
     const maxCharacters = (yield* ResultMaxTokens) * CHARACTERS_PER_TOKEN
     const entries = new Map<string, {
       readonly rpc: Rpc.AnyWithProps
@@ -102,13 +112,18 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
         const entry = entries.get(name)
         if (entry === undefined) return yield* new BadRequest({ code: "UNKNOWN_TOOL", message: `There is no tool named ${name}` })
         const payload = yield* Effect.mapError(entry.decode(input), badInput)
-        const access = yield* callers.authorizeTool(yield* caller, entry.rpc)
+        const actor = yield* caller
+        const access = yield* callers.authorizeTool(actor, entry.rpc)
         const answer = (asked: unknown) =>
           entry.handle(asked, {}).pipe(
             Effect.provideService(CurrentAccess, access),
             Effect.flatMap((value) => Effect.orDie(entry.encode(value)))
           )
-        return yield* boundedAnswer(payload, answer, maxCharacters)
+        const bounded = yield* boundedAnswer(payload, answer, maxCharacters)
+        // Links take what the bound leaves after the text: they never make an answer re-asked or cut.
+        const links = yield* citations.linksFor(name, bounded.value, actor)
+        const left = maxCharacters - bounded.text.length - (bounded.note?.length ?? 0)
+        return { ...bounded, links: linksWithin(links, left) }
       })
 
     /**
@@ -125,7 +140,7 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
     /** The call's span: under the transport's span, or, when the caller sent its trace, in that trace, linked to the transport's. */
     const traced = (
       name: string,
-      effect: Effect.Effect<Bounded, unknown>,
+      effect: Effect.Effect<Cited, unknown>,
       joined: Option.Option<Tracer.ExternalSpan>,
       transportSpan: Option.Option<Tracer.Span>
     ): Effect.Effect<ToolResult> =>
@@ -153,7 +168,8 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
         })
       )
 
-    return { listed, call } as const
+    // The same MCP server answers resources/* (the content its answers cite), as the same callers.
+    return { listed, call, resources } as const
   }),
-  dependencies: [ToolCallers.Default]
+  dependencies: [ToolCallers.Default, Citations.Default, ContentResources.Default]
 }) {}

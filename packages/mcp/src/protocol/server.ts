@@ -2,7 +2,8 @@ import { Server } from "@modelcontextprotocol/server"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv"
 import type { Effect } from "effect"
 import type { Actor } from "@tks/domain/actor"
-import type { ToolDispatcher, ToolResult } from "./dispatch.js"
+import type { ToolDispatcher } from "./dispatch.js"
+import { answerResourceRequest } from "./resources.js"
 
 const serverInfo = { name: "training-knowledge-service", title: "Training and Knowledge Service", version: "1.0.0" } as const
 
@@ -27,7 +28,8 @@ const cacheHints = {
  * An MCP server (the SDK's low-level `Server`: the high-level `registerTool`
  * wants its own schema objects, and ours are Effect Schemas already turned
  * into JSON Schema by the catalogue) whose tools/list and tools/call are the
- * dispatcher's. One factory serves both protocol generations: the serving
+ * dispatcher's, and resources/list, resources/templates/list and
+ * resources/read its content resources'. One factory serves both protocol generations: the serving
  * entry (HTTP or stdio) decides the era and the SDK speaks it. `caller`
  * reads the person behind a call (a failure is the tool error); `run` runs
  * an effect in the transport's runtime, under its span.
@@ -36,11 +38,11 @@ export const makeMcpServer = <E>(
   dispatcher: ToolDispatcher,
   options: {
     readonly caller: Effect.Effect<Actor, E>
-    readonly run: (effect: Effect.Effect<ToolResult>) => Promise<ToolResult>
+    readonly run: <A>(effect: Effect.Effect<A>) => Promise<A>
   }
 ): Server => {
   const server = new Server(serverInfo, {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } },
     instructions,
     jsonSchemaValidator,
     cacheHints
@@ -51,5 +53,11 @@ export const makeMcpServer = <E>(
     (request) =>
       options.run(dispatcher.call(request.params.name, request.params.arguments ?? {}, options.caller, request.params._meta)) as Promise<never>
   )
+  const { resources } = dispatcher
+  server.setRequestHandler("resources/templates/list", () => resources.templates as never)
+  server.setRequestHandler("resources/read", (request) =>
+    answerResourceRequest(options.run, resources.read(request.params.uri, options.caller)) as Promise<never>)
+  server.setRequestHandler("resources/list", (request) =>
+    answerResourceRequest(options.run, resources.list(request.params?.cursor, options.caller)) as Promise<never>)
   return server
 }
