@@ -33,6 +33,9 @@
  * quizzes inside the measured process), RATE_LIMIT_PER_MINUTE=1000000000
  * (the load never meets the per-token limit), SEED_DEMO=false, and the same
  * PUBLIC_URL and CURSOR_SECRET as the reference (the same links and cursors).
+ * With BENCH_PROFILE_DIR set, our server runs with `--cpu-prof` and writes
+ * its CPU profile there when it stops (for finding where a request's time
+ * goes; the numbers of such a run are not comparable).
  */
 import { randomBytes } from "node:crypto"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -129,7 +132,7 @@ const sideBySide = async (bundle: string, databaseUrl: string, imported: Importe
   const logs = join(os.tmpdir(), `tks-compare-${process.pid}`)
   mkdirSync(logs, { recursive: true })
   const ourPort = await freePort()
-  const ours = await startProcess("our server", [bundle], { ...env, PORT: String(ourPort), WORKERS: "false", SEED_DEMO: "false" }, ourPort, join(logs, "server-stdout.log"))
+  const ours = await startProcess("our server", [...(process.env["BENCH_PROFILE_DIR"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_PROFILE_DIR"]}`] : []), bundle], { ...env, PORT: String(ourPort), WORKERS: "false", SEED_DEMO: "false" }, ourPort, join(logs, "server-stdout.log"))
   const refPort = await freePort()
   let reference: Running | undefined
   try {
