@@ -92,4 +92,19 @@ layer(TestServerLive, { excludeTestServices: true })("/mcp speaks both protocol 
         expect(call.json.result, version).toMatchObject({ isError: false, structuredContent: { data: expect.any(Array) } })
       }
     }))
+
+  it.effect("on both generations, a tool that does not exist is a protocol error (invalid params), while bad input to a real tool stays a tool error", () =>
+    Effect.gen(function*() {
+      const { tokens } = yield* acmeCallerMatrix
+      const unknown = { name: "delete_everything", arguments: {} }
+      const modernAnswer = yield* modern(tokens.viewer, "tools/call", unknown)
+      const legacyAnswer = yield* post(tokens.viewer, { method: "tools/call", params: unknown }, { "mcp-protocol-version": "2025-11-25" })
+      for (const answer of [modernAnswer, legacyAnswer]) {
+        expect(answer.json.error).toMatchObject({ code: -32602, message: expect.stringContaining("delete_everything") })
+        expect(answer.json).not.toHaveProperty("result")
+      }
+      const badInput = yield* modern(tokens.viewer, "tools/call", { name: "get_topic", arguments: { topicId: 42 } })
+      expect(badInput.json.result).toMatchObject({ isError: true })
+      expect(JSON.parse(badInput.json.result.content[0].text)).toMatchObject({ code: "VALIDATION_ERROR" })
+    }))
 })

@@ -82,7 +82,7 @@ const badInput = (error: ParseResult.ParseError) => {
  * the Schema's message), authorized against the tool's declared policy as
  * the person the transport says is calling, run by the tool's handler, and
  * encoded with its success Schema. Failures come back as tool errors (with
- * the HTTP endpoints' codes and messages), never as protocol errors.
+ * the HTTP endpoints' codes and messages), never as protocol errors (the server answers a name that is no tool before it gets here).
  */
 export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/ToolDispatcher", {
   effect: Effect.gen(function*() {
@@ -169,7 +169,10 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
       )
 
     // The same MCP server answers resources/* (the content its answers cite), as the same callers.
-    return { listed, call, resources } as const
+    /** Whether a tool of this name exists (calling one that does not is a protocol error, not a tool error). */
+    const knows = (name: string) => entries.has(name)
+
+    return { listed, knows, call, resources } as const
   }),
   dependencies: [ToolCallers.Default, Citations.Default, ContentResources.Default]
 }) {}

@@ -1,4 +1,4 @@
-import { Server } from "@modelcontextprotocol/server"
+import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv"
 import type { Effect } from "effect"
 import type { Actor } from "@tks/domain/actor"
@@ -48,11 +48,12 @@ export const makeMcpServer = <E>(
     cacheHints
   })
   server.setRequestHandler("tools/list", () => ({ tools: dispatcher.listed as Array<never> }))
-  server.setRequestHandler(
-    "tools/call",
-    (request) =>
-      options.run(dispatcher.call(request.params.name, request.params.arguments ?? {}, options.caller, request.params._meta)) as Promise<never>
-  )
+  server.setRequestHandler("tools/call", (request) => {
+    const { name } = request.params
+    // A tool that does not exist is the request's mistake, answered as a protocol error (invalid params), as MCP asks; everything after is a tool error.
+    if (!dispatcher.knows(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`)
+    return options.run(dispatcher.call(name, request.params.arguments ?? {}, options.caller, request.params._meta)) as Promise<never>
+  })
   const { resources } = dispatcher
   server.setRequestHandler("resources/templates/list", () => resources.templates as never)
   server.setRequestHandler("resources/read", (request) =>
