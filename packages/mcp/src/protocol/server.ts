@@ -5,7 +5,7 @@ import type { Actor } from "@tks/domain/actor"
 import type { ToolDispatcher } from "./dispatch.js"
 import { answerResourceRequest } from "./resources.js"
 
-const serverInfo = { name: "training-knowledge-service", title: "Training and Knowledge Service", version: "1.0.0" } as const
+export const serverInfo = { name: "training-knowledge-service", title: "Training and Knowledge Service", version: "1.0.0" } as const
 
 const instructions =
   "Read-only tools over an organization's business knowledge (categories > spaces > topics > items, with the content they came from), its org chart (company roles, third parties, RACI duties), training (lessons), data-quality issues and knowledge maturity. Everything is limited to what the token's person may read, as over HTTP. Start with search_service to find ids; list tools page with `cursor` (pass back `nextCursor`) and `limit`. search_service, get_topic, get_item and get_content_knowledge cite the content they rest on as resource links (tks://content/…, with the quote's #char= range or the video's #t= range): read one with resources/read to quote the source rather than paraphrase it."
