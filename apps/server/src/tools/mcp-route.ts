@@ -1,13 +1,20 @@
-import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpLayerRouter, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { Effect, Runtime } from "effect"
 import { ToolCallers } from "@tks/mcp/authorization"
 import { ToolDispatcher } from "@tks/mcp/protocol/dispatch"
 import { makeMcpServer } from "@tks/mcp/protocol/server"
+import { OrganizationId } from "@tks/domain/ids"
 import { errorResponse } from "../http/error-response.js"
-import { refusal } from "./refusal.js"
+import { mcpCallers } from "./mcp-callers.js"
+
+/** The organization of /mcp/{organizationId}; none on /mcp. */
+const organizationOfPath = Effect.map(HttpRouter.params, (params) =>
+  params.organizationId === undefined ? undefined : OrganizationId.make(params.organizationId))
 
 export const MCP_PATH = "/mcp"
+/** An organization's own MCP resource (docs/mcp-oauth.md): the same tools, and its identity provider's tokens sign in too. */
+export const MCP_ORGANIZATION_PATH = "/mcp/:organizationId"
 const SDK_URL = `http://localhost${MCP_PATH}`
 
 /** The SDK's answer as one buffered response: it is a single JSON message, so no stream needs bridging. */
@@ -49,24 +56,28 @@ const webRequestOf = (request: HttpServerRequest.HttpServerRequest) =>
  * spoken at all. The tool call this request carries runs as that person, in
  * this request's runtime, so its span is a child of the request's span.
  * GET (a server-sent event stream) and DELETE (a session) are 405: there is
- * neither.
+ * neither. POST /mcp/{organizationId} is the same, as that organization's
+ * resource: who may call it is decided in ./mcp-callers.ts.
  */
 export const McpRoute = HttpLayerRouter.use((router) =>
   Effect.gen(function*() {
     const dispatcher = yield* ToolDispatcher
-    const callers = yield* ToolCallers
-    yield* router.add(
+    const gate = mcpCallers(yield* ToolCallers)
+    const serveAt = (path: HttpRouter.PathInput) => router.add(
       "POST",
-      MCP_PATH,
+      path,
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const actor = yield* Effect.either(callers.authenticate(request.headers))
-        if (actor._tag === "Left") return yield* refusal(actor.left)
+        const organizationId = yield* organizationOfPath
+        const actor = yield* Effect.either(gate.admit(request.headers, organizationId))
+        if (actor._tag === "Left") return actor.left
         const read = yield* Effect.either(webRequestOf(request))
         if (read._tag === "Left") {
           return errorResponse(400, { _tag: "BadRequest", code: "BAD_REQUEST", message: "The request body could not be read" })
         }
         const { parsedBody, web } = read.right
+        const scoped = yield* Effect.either(gate.checkScope(actor.right, parsedBody, organizationId))
+        if (scoped._tag === "Left") return scoped.left
         const runtime = yield* Effect.runtime<never>()
         const server = makeMcpServer(dispatcher, { caller: Effect.succeed(actor.right), run: Runtime.runPromise(runtime) })
         const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
@@ -80,5 +91,7 @@ export const McpRoute = HttpLayerRouter.use((router) =>
         )
       })
     )
+    yield* serveAt(MCP_PATH)
+    yield* serveAt(MCP_ORGANIZATION_PATH)
   })
 )
