@@ -16,15 +16,16 @@ export const connectClient = (transport: Transport) =>
   )
 
 /**
- * An MCP client of the test server's /mcp, calling as the holder of `token`.
+ * An MCP client of the test server's /mcp (or `path`, an organization's
+ * /mcp/{organizationId}), calling as the holder of `token`.
  * It lists the tools first, so the SDK checks every structured result
  * against the tool's published output schema.
  */
-export const mcpClient = (token: string) =>
+export const mcpClient = (token: string, path = "/mcp") =>
   Effect.gen(function*() {
     const url = yield* baseUrl
     const client = yield* connectClient(
-      new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
+      new StreamableHTTPClientTransport(new URL(`${url}${path}`), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
     )
     yield* Effect.promise(() => client.listTools())
     return client
