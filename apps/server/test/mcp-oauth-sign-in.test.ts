@@ -4,7 +4,7 @@ import { SignJWT } from "jose"
 import { OAuthResource } from "@tks/core/oauth/service"
 import { OrganizationId } from "@tks/domain/ids"
 import { acmeCallerMatrix } from "./support/callers.js"
-import { callTool, mcpClient } from "./support/mcp.js"
+import { callTool, mcpClient, mcpInitialize, mcpPostHeaders } from "./support/mcp.js"
 import { type LocalIssuer, localIssuer, signingKey } from "./support/oauth-issuer.js"
 import { once } from "./support/once.js"
 import { raw, TestServerLive } from "./support/server.js"
@@ -29,16 +29,10 @@ const providers = once(Effect.gen(function*() {
   }
 }).pipe(Effect.orDie))
 
-const initialize = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } }
-})
 
-/** The status of an MCP initialize at `path` as the holder of `token`. */
+/** The status of an MCP mcpInitialize at `path` as the holder of `token`. */
 const statusAt = (path: string, token: string) =>
-  Effect.map(raw("POST", path, { token, body: initialize, headers: { accept: "application/json, text/event-stream" } }), (response) => response.status)
+  Effect.map(raw("POST", path, { token, body: mcpInitialize, headers: mcpPostHeaders }), (response) => response.status)
 
 layer(Layer.merge(TestServerLive, IssuersLive), { excludeTestServices: true })("signing in to an organization's MCP resource with its identity provider's token", (it) => {
   it.scoped("a provider's token naming a person by email (in any case) lists the tools and gets the answers that person's access token gets", () =>

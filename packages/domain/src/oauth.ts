@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { Timestamp } from "./common.js"
 import { Scope } from "./roles.js"
 
 /**
@@ -30,7 +31,7 @@ export const OAuthSettings = Schema.Struct({
     description: "The claim whose value is matched, case-insensitively, to the email of a person in the organization."
   }),
   scopeMap: ScopeMap,
-  updatedAt: Schema.String.annotations({ description: "When the settings were last set (ISO 8601)." })
+  updatedAt: Timestamp.annotations({ description: "When the settings were last set (ISO 8601 in UTC with milliseconds)." })
 }).annotations({ identifier: "OAuthSettings" })
 export type OAuthSettings = typeof OAuthSettings.Type
 
@@ -95,6 +96,9 @@ export const grantedScopes = (claims: Readonly<Record<string, unknown>>, map: Sc
   return Scope.literals.filter((scope) => granted.has(scope))
 }
 
+/** The provider's scopes the map names, in a stable order (what the metadata's `scopes_supported` lists). */
+export const providerScopes = (map: ScopeMap): ReadonlyArray<string> => Object.keys(map).sort()
+
 /** The provider's scopes that grant `scope` (what a client should ask its provider for). */
 export const providerScopesFor = (scope: Scope, map: ScopeMap): ReadonlyArray<string> =>
-  Object.keys(map).filter((name) => map[name]!.includes(scope))
+  providerScopes(map).filter((name) => map[name]!.includes(scope))

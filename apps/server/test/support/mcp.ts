@@ -4,6 +4,17 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { Effect } from "effect"
 import { baseUrl } from "./server.js"
 
+/** An MCP `initialize` request body, as a plain HTTP client (curl) sends it. */
+export const mcpInitialize = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } }
+})
+
+/** The Accept header the Streamable HTTP transport asks of a POST. */
+export const mcpPostHeaders = { accept: "application/json, text/event-stream" }
+
 /** The SDK's own client, connected over `transport` for the scope. */
 export const connectClient = (transport: Transport) =>
   Effect.acquireRelease(

@@ -58,8 +58,13 @@ export const localIssuer = (realm: string) =>
       response.writeHead(404).end()
     })
     yield* Effect.acquireRelease(
-      Effect.async<void>((resume) => server.listen(0, "127.0.0.1", () => resume(Effect.void))),
-      () => Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
+      Effect.async<void>((resume) => {
+        server.listen(0, "127.0.0.1", () => resume(Effect.void))
+      }),
+      () =>
+        Effect.async<void>((resume) => {
+          server.close(() => resume(Effect.void))
+        })
     )
     issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/realms/${realm}`
     const local: LocalIssuer = {

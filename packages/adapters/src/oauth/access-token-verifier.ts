@@ -116,7 +116,8 @@ export class AccessTokenVerifier extends Effect.Service<AccessTokenVerifier>()("
     const verify = (token: string, trust: IssuerTrust): Effect.Effect<JWTPayload, TokenRejected | IssuerUnreachable> =>
       Effect.tryPromise({
         try: async () => {
-          const keys = await keysOf(trust.issuer)
+          // The issuer's keys are looked up only for a token that parses and names an allowed algorithm: nothing is fetched for junk.
+          const keys: JWTVerifyGetKey = async (header, input) => (await keysOf(trust.issuer))(header, input)
           const { payload } = await jwtVerify(token, keys, {
             issuer: trust.issuer,
             audience: trust.audience,

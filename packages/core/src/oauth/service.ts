@@ -12,6 +12,7 @@ import {
   type OAuthSettingsAnswer,
   personClaimProblem,
   providerScopeProblem,
+  providerScopes,
   providerScopesFor,
   resourceMetadataUrl,
   type ScopeMap
@@ -155,7 +156,7 @@ export class OAuthResource extends Effect.Service<OAuthResource>()("@tks/core/OA
       const document: ProtectedResourceMetadata = {
         resource: resourceOf(orgId),
         ...(settings === null ? {} : { authorization_servers: [settings.issuer] }),
-        scopes_supported: Object.keys(settings?.scopeMap ?? defaultScopeMap),
+        scopes_supported: providerScopes(settings?.scopeMap ?? defaultScopeMap),
         bearer_methods_supported: ["header"],
         resource_name: `${row.name} (Training and Knowledge Service)`
       }
@@ -168,7 +169,7 @@ export class OAuthResource extends Effect.Service<OAuthResource>()("@tks/core/OA
       const map = (row === undefined ? null : effective(orgId, row))?.scopeMap ?? defaultScopeMap
       const answer: ResourceChallenge = {
         resourceMetadata: resourceMetadataUrl(base, orgId),
-        scopesSupported: Object.keys(map),
+        scopesSupported: providerScopes(map),
         scopesGranting: (scope) => providerScopesFor(scope, map)
       }
       return answer
