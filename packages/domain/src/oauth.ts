@@ -83,7 +83,10 @@ export const providerScopeProblem = (scope: string): string | undefined =>
 /**
  * The scopes a token's claims grant: `scope` (a space-separated string,
  * RFC 9068; Keycloak, Auth0) and `scp` (Entra ID's string, Okta's array),
- * each provider scope mapped through `map`; unknown ones grant nothing.
+ * each provider scope mapped through `map`; unknown ones grant nothing. A
+ * map key that is a URI (`api://<application>/assign`, what a client asks
+ * Entra ID for) also matches its last segment (`assign`, what Entra ID
+ * writes in `scp`).
  */
 export const grantedScopes = (claims: Readonly<Record<string, unknown>>, map: ScopeMap): ReadonlyArray<Scope> => {
   const named = new Set<string>()
@@ -92,7 +95,10 @@ export const grantedScopes = (claims: Readonly<Record<string, unknown>>, map: Sc
     if (Array.isArray(claim)) for (const name of claim) if (typeof name === "string") named.add(name)
   }
   const granted = new Set<Scope>()
-  for (const name of named) for (const scope of Object.hasOwn(map, name) ? map[name]! : []) granted.add(scope)
+  for (const key of Object.keys(map)) {
+    const slash = key.lastIndexOf("/")
+    if (named.has(key) || (slash !== -1 && named.has(key.slice(slash + 1)))) for (const scope of map[key]!) granted.add(scope)
+  }
   return Scope.literals.filter((scope) => granted.has(scope))
 }
 

@@ -28,6 +28,9 @@ describe("an organization's identity provider", () => {
     expect(grantedScopes({ scope: "training:assign" }, map)).toEqual([])
     expect(grantedScopes({ scope: "training:assign content:write admin" }, defaultScopeMap)).toEqual(["training:assign", "content:write"])
     expect(grantedScopes({ scope: "constructor toString" }, defaultScopeMap)).toEqual([])
+    // Entra ID writes the scope without the application ID URI the client asked for.
+    expect(grantedScopes({ scp: "assign" }, map)).toEqual(["training:assign"])
+    expect(grantedScopes({ scp: "tks/assign" }, map)).toEqual([])
   })
 
   it("the provider scopes that grant one of ours, and the challenge naming them and the metadata", () => {
