@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { Authenticator } from "@tks/core/auth/service"
 import { FixtureImporter } from "@tks/core/org-import/importer"
+import { OAuthResource } from "@tks/core/oauth/service"
 import { DatabaseLive } from "@tks/db/client"
 import { MigrationsLive } from "@tks/db/migrate"
 
@@ -11,7 +12,7 @@ import { MigrationsLive } from "@tks/db/migrate"
  */
 const MigratedDatabase = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
 
-/** What the organization and token commands use; built only by the commands that need a database. */
-export const CliServices = Layer.mergeAll(FixtureImporter.Default, Authenticator.Default).pipe(
+/** What the organization (its identity provider too) and token commands use; built only by the commands that need a database. */
+export const CliServices = Layer.mergeAll(FixtureImporter.Default, Authenticator.Default, OAuthResource.Default).pipe(
   Layer.provideMerge(MigratedDatabase)
 )

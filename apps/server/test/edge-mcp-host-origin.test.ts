@@ -5,6 +5,7 @@ import { ServerConfig } from "../src/config.js"
 import { hostOriginGuard } from "../src/http/host-origin.js"
 import { failureLine } from "../src/startup/failure.js"
 import { acmeCallerMatrix } from "./support/callers.js"
+import { mcpInitialize, mcpPostHeaders } from "./support/mcp.js"
 import { type RawOptions, rawWithHost, TestServerLive } from "./support/server.js"
 
 const PUBLIC_URL = "https://tks.example.test"
@@ -19,19 +20,13 @@ const Settings = Layer.setConfigProvider(
   ])).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
 )
 
-const initialize = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } }
-})
 const rpcRequest = `${JSON.stringify({ _tag: "Request", id: "0", tag: "list_categories", payload: {}, headers: [] })}\n`
 
 /** An MCP initialize as the viewer, with `host` in Host (undefined: the server's own address) and the headers given. */
 const mcp = (host: string | undefined, headers: Record<string, string> = {}, path = "/mcp") =>
   Effect.gen(function*() {
     const { tokens } = yield* acmeCallerMatrix
-    const options: RawOptions = { token: tokens.viewer, body: initialize, headers: { accept: "application/json, text/event-stream", ...headers } }
+    const options: RawOptions = { token: tokens.viewer, body: mcpInitialize, headers: { ...mcpPostHeaders, ...headers } }
     return yield* rawWithHost(host, "POST", path, options)
   })
 
@@ -70,7 +65,7 @@ layer(TestServerLive.pipe(Layer.provide(Settings)), { excludeTestServices: true 
         expect(refusedRpc.status).toBe(403)
         expect(refusedRpc.json).toEqual({ ...WRONG_HOST, requestId: expect.any(String) })
         // Ahead of authentication too: a page on another site gets no 401 challenge either.
-        const noToken = yield* rawWithHost("evil.example", "POST", "/mcp", { body: initialize })
+        const noToken = yield* rawWithHost("evil.example", "POST", "/mcp", { body: mcpInitialize })
         expect(noToken.status).toBe(403)
       }))
 

@@ -2,24 +2,17 @@ import { expect, layer } from "@effect/vitest"
 import { Ajv } from "ajv"
 import { Effect } from "effect"
 import { acmeCallerMatrix } from "./support/callers.js"
-import { callTool, mcpClient } from "./support/mcp.js"
+import { callTool, mcpClient, mcpInitialize, mcpPostHeaders } from "./support/mcp.js"
 import { raw, TestServerLive } from "./support/server.js"
 import { specTools, toolCases } from "./support/tool-cases.js"
 
-const initialize = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } }
-})
-const mcpHeaders = { accept: "application/json, text/event-stream" }
 
 layer(TestServerLive, { excludeTestServices: true })("MCP over Streamable HTTP at /mcp", (it) => {
   it.effect("without a valid token /mcp is 401 with WWW-Authenticate and the JSON error body", () =>
     Effect.gen(function*() {
       const { tokens } = yield* acmeCallerMatrix
       for (const token of [undefined, tokens.invalid, tokens.expired, tokens.revoked]) {
-        const response = yield* raw("POST", "/mcp", { token, body: initialize, headers: mcpHeaders })
+        const response = yield* raw("POST", "/mcp", { token, body: mcpInitialize, headers: mcpPostHeaders })
         expect(response.status).toBe(401)
         expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/)
         expect(response.json).toMatchObject({ code: "UNAUTHORIZED" })
@@ -29,7 +22,7 @@ layer(TestServerLive, { excludeTestServices: true })("MCP over Streamable HTTP a
   it.effect("a body that is not JSON is a JSON-RPC parse error, not a crash", () =>
     Effect.gen(function*() {
       const { tokens } = yield* acmeCallerMatrix
-      const response = yield* raw("POST", "/mcp", { token: tokens.viewer, body: "{not json", headers: mcpHeaders })
+      const response = yield* raw("POST", "/mcp", { token: tokens.viewer, body: "{not json", headers: mcpPostHeaders })
       expect(response.status).toBe(400)
       expect(response.json).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } })
     }))

@@ -16,6 +16,7 @@ import { LearningQueueGroup } from "./groups/learning-queue.js"
 import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
 import { NarrationGroup } from "./groups/narration.js"
+import { OAuthSettingsGroup } from "./groups/oauth-settings.js"
 import { PopQuizzesGroup } from "./groups/pop-quizzes.js"
 import { SearchGroup } from "./groups/search.js"
 import { TeamsGroup } from "./groups/teams.js"
@@ -35,6 +36,7 @@ export class Api extends HttpApi.make("tks")
   .add(ThirdPartiesGroup)
   .add(DutiesGroup)
   .add(AdministrationGroup)
+  .add(OAuthSettingsGroup)
   .add(ContentGroup)
   .add(DocumentsGroup)
   .add(VideosGroup)

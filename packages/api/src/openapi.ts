@@ -30,6 +30,8 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   thirdParties: "Third parties: outside firms of the org chart and the RACI duties they hold.",
   duties: "RACI duties seen from the knowledge graph: every duty that reaches a topic, item, space or category, inherited ones included.",
   administration: "Administration reads: findings, org-chart verification and identity-directory sync.",
+  oauthSettings:
+    "The organization's MCP resource and the identity provider whose access tokens sign people in to it (OAuth 2.1: Protected Resource Metadata, audience-bound JWTs). Organization admins only.",
   content: "The library: documents, videos and guides, their text, the knowledge made from them and where they are used.",
   documents: "Adding documents, written in markdown or fetched from a public address: published, or sent to review.",
   videos: "Adding hosted videos of the video-hosting site (no review lane).",

@@ -20,6 +20,7 @@ import { MemberProgressList } from "./members/progress.js"
 import { Members } from "./members/service.js"
 import { NarrationReaperLive } from "./narration/reaper.js"
 import { Narration } from "./narration/service.js"
+import { OAuthResource } from "./oauth/service.js"
 import { PopQuizLearner } from "./pop-quizzes/learner.js"
 import { PopQuizSending } from "./pop-quizzes/send.js"
 import { PopQuizReads } from "./pop-quizzes/service.js"
@@ -62,6 +63,7 @@ export const CoreLive = Layer.mergeAll(
   KnowledgeMaturity.Default,
   Search.Default,
   Narration.Default,
+  OAuthResource.Default,
   NarrationReaperLive,
   Lessons.Default,
   Training.Default,

@@ -57,7 +57,7 @@ layer(TestLayer)("access tokens", (it) => {
     it.effect("another organization's admin revoking a token gets NotFound, and the token still works", () =>
       Effect.gen(function*() {
         const { acme, acmeViewer, auth, globexAdmin } = yield* setup
-        const exit = yield* Effect.exit(auth.revoke(revoking(globexAdmin), acmeViewer.tokenId))
+        const exit = yield* Effect.exit(auth.revoke(revoking(globexAdmin), acmeViewer.tokenId!))
         expect(exit).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "NotFound" } } })
         expect(yield* stillWorks(auth, acme.tokens.viewer!)).toBe(true)
       }))
@@ -65,19 +65,19 @@ layer(TestLayer)("access tokens", (it) => {
     it.effect("a viewer may revoke their own token but not a colleague's (answered as absent)", () =>
       Effect.gen(function*() {
         const { acme, acmeOther, acmeViewer, auth } = yield* setup
-        const exit = yield* Effect.exit(auth.revoke(revoking(acmeViewer), acmeOther.tokenId))
+        const exit = yield* Effect.exit(auth.revoke(revoking(acmeViewer), acmeOther.tokenId!))
         expect(exit).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "NotFound" } } })
         expect(yield* stillWorks(auth, acme.tokens.other!)).toBe(true)
-        yield* auth.revoke(revoking(acmeViewer), acmeViewer.tokenId)
+        yield* auth.revoke(revoking(acmeViewer), acmeViewer.tokenId!)
         expect(yield* stillWorks(auth, acme.tokens.viewer!)).toBe(false)
       }))
 
     it.effect("an organization admin revokes any token of their organization; the system any token at all", () =>
       Effect.gen(function*() {
         const { acme, acmeAdmin, acmeOther, auth, globex, globexAdmin } = yield* setup
-        yield* auth.revoke(revoking(acmeAdmin), acmeOther.tokenId)
+        yield* auth.revoke(revoking(acmeAdmin), acmeOther.tokenId!)
         expect(yield* stillWorks(auth, acme.tokens.other!)).toBe(false)
-        yield* auth.revoke(Caller.system("test"), globexAdmin.tokenId)
+        yield* auth.revoke(Caller.system("test"), globexAdmin.tokenId!)
         expect(yield* stillWorks(auth, globex.tokens.admin!)).toBe(false)
       }))
   })

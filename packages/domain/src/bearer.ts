@@ -20,3 +20,22 @@ export const parseBearer = (authorization: string | undefined): string | undefin
  */
 export const bearerChallenge = (authorization: string | undefined): string =>
   parseBearer(authorization) === undefined ? "Bearer" : `Bearer error="invalid_token"`
+
+/**
+ * The challenge of an organization's MCP resource (RFC 9728 5.1, RFC 6750
+ * 3): where its metadata is, and the provider scopes a client should ask
+ * for; `error` as RFC 6750 3.1 names it (`invalid_token` when a token
+ * came and failed, `insufficient_scope` when it lacks one).
+ */
+export const resourceChallenge = (challenge: {
+  readonly error?: "invalid_token" | "insufficient_scope" | undefined
+  readonly resourceMetadata: string
+  readonly scopes: ReadonlyArray<string>
+}): string => {
+  const parameters = [
+    ...(challenge.error === undefined ? [] : [`error="${challenge.error}"`]),
+    `resource_metadata="${challenge.resourceMetadata}"`,
+    ...(challenge.scopes.length === 0 ? [] : [`scope="${challenge.scopes.join(" ")}"`])
+  ]
+  return `Bearer ${parameters.join(", ")}`
+}

@@ -84,9 +84,14 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
   HttpApiSchema.annotations({ status: 401, description: "The bearer token is missing, invalid, expired or revoked." })
 ) {}
 
+/**
+ * Every code a 403 answer carries: FORBIDDEN, or INSUFFICIENT_SCOPE when an
+ * organization's MCP resource refuses a tool call because the token lacks
+ * the tool's scope (with `WWW-Authenticate: Bearer error="insufficient_scope"`).
+ */
 export class Forbidden extends Schema.TaggedError<Forbidden>()(
   "Forbidden",
-  { code: code("FORBIDDEN"), message: Schema.String },
+  { code: codes("FORBIDDEN", "INSUFFICIENT_SCOPE"), message: Schema.String },
   HttpApiSchema.annotations({ status: 403, description: "The caller may not do this." })
 ) {}
 

@@ -13,6 +13,9 @@ export const policies = {
   teams: {
     list: policy({ action: "list teams", reach: "admins-else-self" })
   },
+  oauthSettings: {
+    get: policy({ action: "read the organization's identity provider settings", reach: "admins-only" })
+  },
   members: {
     list: policy({ action: "list members", permission: "user.read", reach: "admins-else-self" }),
     get: policy({ action: "read a member", permission: "user.read", reach: "admins-else-self" }),

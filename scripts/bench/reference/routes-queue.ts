@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify"
 import { queueCandidates } from "@tks/core/learning-queue/candidates"
 import { factRows, type QueueFactRow, roleNameOf } from "@tks/core/learning-queue/fact-rows"
 import { snapshotOf, type TopicGraphSnapshot, type TopicRow } from "@tks/core/learning-queue/topic-graph"
+import { rateLimitSubject } from "@tks/domain/actor"
 import type { QueueRankKey } from "@tks/domain/learning-queue"
 import { rankPage } from "@tks/domain/learning-queue-page"
 import { policies } from "@tks/domain/policies"
@@ -37,7 +38,7 @@ export const queueRoutes = (app: FastifyInstance, ctx: Context) => {
     const { actor } = await authenticate(ctx, request, policies.training.myLearningQueue)
     const params = queryOf(request)
     const orgId = actor.organizationId
-    const [counted] = await ctx.db.query<{ refused: boolean }>(consume(orgId, "learning-queue", actor.tokenId, [{ seconds: 60, limit: 20 }], 1))
+    const [counted] = await ctx.db.query<{ refused: boolean }>(consume(orgId, "learning-queue", rateLimitSubject(actor), [{ seconds: 60, limit: 20 }], 1))
     if (counted?.refused !== false) throw new HttpError(429, "Too many requests; retry later")
     const now = Date.now()
     const listing = JSON.stringify(["learning-queue", orgId, actor.userId, actor.userId])

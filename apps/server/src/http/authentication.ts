@@ -7,6 +7,7 @@ import { routeLimitsByRoute } from "@tks/api/rate-limits"
 import { Authenticator } from "@tks/core/auth/service"
 import { RateLimiter } from "@tks/core/rate-limits/service"
 import { authorize, isAccess } from "@tks/domain/policy"
+import { rateLimitSubject } from "@tks/domain/actor"
 import { parseBearer } from "@tks/domain/bearer"
 import { withDatabaseAvailability } from "./infrastructure-errors.js"
 import { withPerTokenLimitHeaders, withRateLimitHeaders } from "./rate-limit.js"
@@ -46,7 +47,7 @@ export const AuthenticationLive = Layer.effect(
           const limit = limits.get(key)
           if (limit !== undefined) {
             yield* withRateLimitHeaders(
-              withDatabaseAvailability(limiter.consume(limit, { organizationId: actor.organizationId, key: actor.tokenId }))
+              withDatabaseAvailability(limiter.consume(limit, { organizationId: actor.organizationId, key: rateLimitSubject(actor) }))
             )
           }
           return access

@@ -10,7 +10,8 @@ import { errorResponse, genericErrorBody, RETRY_AFTER_SECONDS } from "./error-re
  * schemas: a request that fails schema decoding (its own
  * 400 body), malformed JSON (a RequestError), an unknown route, or a defect.
  * This middleware gives those the same shape, fills any error answer that
- * came without a body, challenges a 401 with `WWW-Authenticate: Bearer` and
+ * came without a body, challenges a 401 with `WWW-Authenticate: Bearer` (unless
+ * it carries a challenge of its own) and
  * gives every 503 a `Retry-After`.
  */
 const reshapeDecodeError = (response: HttpServerResponse.HttpServerResponse) => {
@@ -48,7 +49,8 @@ export const finishErrorAnswer = (
   if (answer.status === 503 && answer.headers["retry-after"] === undefined) {
     answer = HttpServerResponse.setHeader(answer, "retry-after", String(RETRY_AFTER_SECONDS))
   }
-  if (answer.status === 401) {
+  // A 401 that named its own challenge (an organization's MCP resource: its metadata and scopes) keeps it.
+  if (answer.status === 401 && answer.headers["www-authenticate"] === undefined) {
     answer = HttpServerResponse.setHeader(answer, "www-authenticate", bearerChallenge(request.headers.authorization))
   }
   return answer

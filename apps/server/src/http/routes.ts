@@ -19,6 +19,7 @@ import { LearningQueueHandlers } from "./handlers/learning-queue.js"
 import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
 import { NarrationHandlers } from "./handlers/narration.js"
+import { OAuthSettingsHandlers } from "./handlers/oauth-settings.js"
 import { PopQuizzesHandlers } from "./handlers/pop-quizzes.js"
 import { SearchHandlers } from "./handlers/search.js"
 import { TeamsHandlers } from "./handlers/teams.js"
@@ -42,6 +43,7 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     ThirdPartiesHandlers,
     DutiesHandlers,
     AdministrationHandlers,
+    OAuthSettingsHandlers,
     ContentHandlers,
     DocumentsHandlers,
     VideosHandlers,

@@ -1,4 +1,4 @@
-import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpLayerRouter, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { createMcpHandler, isLegacyRequest, type McpRequestContext } from "@modelcontextprotocol/server"
 import { Effect, Runtime } from "effect"
 import type { Actor } from "@tks/domain/actor"
@@ -7,10 +7,17 @@ import { ToolDispatcher } from "@tks/mcp/protocol/dispatch"
 import { fastCallAnswer, fastCallOf } from "@tks/mcp/protocol/fast-call"
 import { answerLegacyRequest } from "@tks/mcp/protocol/legacy-http"
 import { makeMcpServer } from "@tks/mcp/protocol/server"
+import { OrganizationId } from "@tks/domain/ids"
 import { errorResponse } from "../http/error-response.js"
-import { refusal } from "./refusal.js"
+import { mcpCallers } from "./mcp-callers.js"
+
+/** The organization of /mcp/{organizationId}; none on /mcp. */
+const organizationOfPath = Effect.map(HttpRouter.params, (params) =>
+  params.organizationId === undefined ? undefined : OrganizationId.make(params.organizationId))
 
 export const MCP_PATH = "/mcp"
+/** An organization's own MCP resource (docs/mcp-oauth.md): the same tools, and its identity provider's tokens sign in too. */
+export const MCP_ORGANIZATION_PATH = "/mcp/:organizationId"
 const SDK_URL = `http://localhost${MCP_PATH}`
 
 /** What one request's server needs from this request: the person calling, and the request's runtime to run tools in. */
@@ -65,7 +72,8 @@ const webRequestOf = (request: HttpServerRequest.HttpServerRequest) =>
  * the server as the request's validated auth info, so a tool call runs as
  * that person and its span is a child of the request's span.
  * GET (a server-sent event stream) and DELETE (a session) are 405: there is
- * neither.
+ * neither. POST /mcp/{organizationId} is the same, as that organization's
+ * resource: who may call it is decided in ./mcp-callers.ts.
  *
  * A well-formed `tools/call` of a tool that exists, the request an
  * assistant sends most, takes a fast path: the tool runs in this request's
@@ -78,7 +86,7 @@ const webRequestOf = (request: HttpServerRequest.HttpServerRequest) =>
 export const McpRoute = HttpLayerRouter.use((router) =>
   Effect.gen(function*() {
     const dispatcher = yield* ToolDispatcher
-    const callers = yield* ToolCallers
+    const gate = mcpCallers(yield* ToolCallers)
     const serverFor = (served: Served) => makeMcpServer(dispatcher, { caller: Effect.succeed(served.actor), run: served.run })
     const servedBy = (context: McpRequestContext) => {
       const served = context.authInfo?.extra?.["served"] as Served | undefined
@@ -88,18 +96,21 @@ export const McpRoute = HttpLayerRouter.use((router) =>
     }
     // No tool sends anything before its result, so every modern answer is one JSON body (the SDK would switch to an event stream only for that).
     const modern = createMcpHandler(servedBy, { legacy: "reject" })
-    yield* router.add(
+    const serveAt = (path: HttpRouter.PathInput) => router.add(
       "POST",
-      MCP_PATH,
+      path,
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const actor = yield* Effect.either(callers.authenticate(request.headers))
-        if (actor._tag === "Left") return yield* refusal(actor.left)
+        const organizationId = yield* organizationOfPath
+        const actor = yield* Effect.either(gate.admit(request.headers, organizationId))
+        if (actor._tag === "Left") return actor.left
         const read = yield* Effect.either(webRequestOf(request))
         if (read._tag === "Left") {
           return errorResponse(400, { _tag: "BadRequest", code: "BAD_REQUEST", message: "The request body could not be read" })
         }
         const { parsedBody, web } = read.right
+        const scoped = yield* Effect.either(gate.checkScope(actor.right, parsedBody, organizationId))
+        if (scoped._tag === "Left") return scoped.left
         const fast = fastCallOf(request.headers, parsedBody, dispatcher.knows)
         if (fast !== undefined) {
           const result = yield* dispatcher.call(fast.name, fast.arguments, Effect.succeed(actor.right), fast.meta)
@@ -107,12 +118,14 @@ export const McpRoute = HttpLayerRouter.use((router) =>
         }
         const runtime = yield* Effect.runtime<never>()
         const served: Served = { actor: actor.right, run: Runtime.runPromise(runtime) }
-        const authInfo = { token: "", clientId: actor.right.tokenId, scopes: [...actor.right.scopes], extra: { served } }
+        const authInfo = { token: "", clientId: actor.right.tokenId ?? actor.right.userId, scopes: [...actor.right.scopes], extra: { served } }
         const answer = (yield* Effect.promise(() => isLegacyRequest(web, parsedBody)))
           ? Effect.promise(() => answerLegacyRequest(serverFor(served), web, parsedBody))
           : Effect.promise(() => modern.fetch(web, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody }))
         return yield* Effect.flatMap(answer, fromWebResponse)
       })
     )
+    yield* serveAt(MCP_PATH)
+    yield* serveAt(MCP_ORGANIZATION_PATH)
   })
 )

@@ -46,6 +46,17 @@ export interface McpToolClient {
 
 const clientInfo = { name: "tks-test", version: "1.0.0" }
 
+/** An MCP `initialize` request body, as a plain HTTP client (curl) sends it. */
+export const mcpInitialize = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } }
+})
+
+/** The Accept header the Streamable HTTP transport asks of a POST. */
+export const mcpPostHeaders = { accept: "application/json, text/event-stream" }
+
 /** The SDK v2 client on the 2026-07-28 protocol, connected over `transport` for the scope. */
 export const connectClient = (transport: Transport) =>
   Effect.acquireRelease(
@@ -69,14 +80,15 @@ export const connectLegacyClient = (transport: LegacyTransport) =>
   )
 
 /**
- * An MCP client of the test server's /mcp, calling as the holder of `token`
- * on the protocol `generation` (2026-07-28 unless said).
+ * An MCP client of the test server's /mcp (or `path`, an organization's
+ * /mcp/{organizationId}), calling as the holder of `token` on the protocol
+ * `generation` (2026-07-28 unless said).
  * It lists the tools first, so the SDK checks every structured result
  * against the tool's published output schema.
  */
-export const mcpClient = (token: string, generation: McpGeneration = "2026-07-28") =>
+export const mcpClient = (token: string, path = "/mcp", generation: McpGeneration = "2026-07-28") =>
   Effect.gen(function*() {
-    const url = new URL(`${yield* baseUrl}/mcp`)
+    const url = new URL(`${yield* baseUrl}${path}`)
     const requestInit = { headers: { authorization: `Bearer ${token}` } }
     const client = generation === "2026-07-28"
       ? yield* connectClient(new StreamableHTTPClientTransport(url, { requestInit }))

@@ -49,7 +49,7 @@ export interface components {
         };
         Forbidden: {
             /** @enum {string} */
-            code: "FORBIDDEN";
+            code: "FORBIDDEN" | "INSUFFICIENT_SCOPE";
             message: string;
             /** @enum {string} */
             _tag: "Forbidden";

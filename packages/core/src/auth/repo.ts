@@ -6,6 +6,7 @@ import { type CountedColumns, RateLimitRepo } from "../rate-limits/repo.js"
 import type { RateLimitRule } from "@tks/domain/rate-limit-rules"
 import { compiledOnce } from "../common/compiled-once.js"
 import type { MemberStatus, OrgRole, Scope, TeamRole } from "@tks/domain/roles"
+import { PERSON_SUBJECT_PREFIX } from "@tks/domain/actor"
 
 export interface TokenOwnerRow {
   readonly token_id: AccessTokenId
@@ -15,6 +16,13 @@ export interface TokenOwnerRow {
   readonly scopes: ReadonlyArray<Scope>
   readonly teams: ReadonlyArray<{ readonly teamId: TeamId; readonly role: TeamRole }>
   readonly last_used_stale: boolean
+}
+
+/** A person found by their email, as they are now, with the request counted against them (see `findActivePersonCounted`). */
+export interface SignedInPersonRow {
+  readonly user_id: UserId
+  readonly org_role: OrgRole
+  readonly teams: ReadonlyArray<{ readonly teamId: TeamId; readonly role: TeamRole }>
 }
 
 export interface PersonRow {
@@ -112,7 +120,26 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
         SELECT u.org_role, u.status, ${teamsOf("u.org_id", "u.id")} AS teams
         FROM users u WHERE u.org_id = ${orgId} AND u.id = ${userId}`.pipe(Effect.map((rows) => rows[0]))
 
-    return { findLiveToken, findLiveTokenUncounted, insert, revoke, findPerson } as const
+    /**
+     * The active person of `orgId` whose email is `email` (any case), with
+     * the request counted against `perToken` for that person (subject
+     * `person:<id>`: an identity provider's token has no row of its own), in
+     * one statement as `findLiveToken` does. Nobody, or someone who has
+     * left, matches nothing and counts nothing.
+     */
+    const findActivePersonCounted = (orgId: OrganizationId, email: string, perToken: RateLimitRule) =>
+      sql<SignedInPersonRow & CountedColumns>`
+        WITH person AS (
+          SELECT u.org_id, u.id AS user_id, u.org_role, ${teamsOf("u.org_id", "u.id")} AS teams
+          FROM users u
+          WHERE u.org_id = ${orgId} AND lower(u.email) = lower(${email}) AND u.status = 'ACTIVE'
+        ), counted AS (
+          ${rateLimits.countIn(sql`SELECT org_id, ${PERSON_SUBJECT_PREFIX} || user_id AS subject FROM person`, perToken.name, perToken.windows, 1)}
+        )
+        SELECT person.user_id, person.org_role, person.teams, counted.hits, counted.refused, counted.now_ms
+        FROM person CROSS JOIN counted`.pipe(Effect.map((rows) => rows[0]))
+
+    return { findLiveToken, findLiveTokenUncounted, insert, revoke, findPerson, findActivePersonCounted } as const
   }),
   dependencies: [RateLimitRepo.Default]
 }) {}

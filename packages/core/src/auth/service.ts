@@ -64,6 +64,32 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
       return row === undefined ? yield* rejected : actorOf(row)
     })
 
+    /**
+     * The person an identity provider's verified token names (by email, any
+     * case), as they are now, with the scopes the token grants that the
+     * person may hold (the rule that issuing an access token keeps), and the
+     * request counted against the person's default limit, as
+     * `authenticateRequest` does for a token. Nobody with that email, or
+     * someone who has left, is refused like a bad token.
+     */
+    const authenticatePerson = traced("Authenticator.authenticatePerson")(
+      function*(organizationId: OrganizationId, email: string, scopes: ReadonlyArray<Scope>) {
+        if (email.length === 0 || email.length > 320) return yield* rejected
+        const row = yield* repo.findActivePersonCounted(organizationId, email, perToken)
+        if (row === undefined) return yield* rejected
+        yield* decided(perToken, 1, countedOf(row))
+        const actor: Actor = {
+          organizationId,
+          userId: row.user_id,
+          role: row.org_role,
+          teams: row.teams,
+          scopes: scopes.filter((scope) => mayHoldScope(row.org_role, row.teams, scope)),
+          tokenId: null
+        }
+        return actor
+      }
+    )
+
     /** `authenticateRequest` for a caller that reports no rate-limit figures (the tools). */
     const authenticate = (token: string) => Effect.map(authenticateRequest(token), (authenticated) => authenticated.actor)
 
@@ -139,7 +165,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
       if (!revoked) return yield* new NotFound({ message: "No live token with that id" })
     })
 
-    return { authenticateRequest, authenticate, identify, issue, importToken, revoke } as const
+    return { authenticateRequest, authenticate, authenticatePerson, identify, issue, importToken, revoke } as const
   }),
   dependencies: [AuthRepo.Default]
 }) {}

@@ -17,6 +17,7 @@ import {
   type VoiceId,
   wordTimingsProblem
 } from "@tks/domain/narration"
+import { Forbidden } from "@tks/domain/errors"
 import type { Access } from "@tks/domain/policy"
 import { type Counted, TooManyRequests } from "@tks/domain/rate-limit"
 import { actLimits } from "@tks/domain/rate-limit-rules"
@@ -94,7 +95,10 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
     const synthesize = traced("Narration.synthesize")(
       function*(access: Access, request: NarrationRequest) {
         const { actor } = access
-        const allowance = yield* limiter.consume(actLimits.narration, { organizationId: actor.organizationId, key: actor.tokenId }).pipe(
+        const tokenId = actor.tokenId
+        // Narration is kept against an access token (each reservation names one); only /v1, where every caller has one, narrates.
+        if (tokenId === null) return yield* new Forbidden({ message: "Narration needs an access token of this service" })
+        const allowance = yield* limiter.consume(actLimits.narration, { organizationId: actor.organizationId, key: tokenId }).pipe(
           Effect.catchTag("TooManyRequests", (refused) => new NarrationTooQuick({ message: refused.message, limit: refused.limit, retryAfterSeconds: refused.retryAfterSeconds }))
         )
         const voiceId = request.voiceId ?? defaultVoiceId
@@ -102,7 +106,7 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
         const spoken = yield* Effect.acquireUseRelease(
           repo.reserve({
             orgId: actor.organizationId,
-            tokenId: actor.tokenId,
+            tokenId,
             userId: actor.userId,
             characters,
             voiceId,

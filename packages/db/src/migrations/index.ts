@@ -18,6 +18,7 @@ import rateLimitCountersUnlogged from "./0015_rate_limit_counters_unlogged.js"
 import memberCounts from "./0016_member_counts.js"
 import jobTraceContext from "./0017_job_trace_context.js"
 import itemPositions from "./0018_item_positions.js"
+import oauthSettings from "./0019_oauth_settings.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -38,5 +39,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0015_rate_limit_counters_unlogged": rateLimitCountersUnlogged,
   "0016_member_counts": memberCounts,
   "0017_job_trace_context": jobTraceContext,
-  "0018_item_positions": itemPositions
+  "0018_item_positions": itemPositions,
+  "0019_oauth_settings": oauthSettings
 }
