@@ -15,7 +15,7 @@ layer(TestServerLive, { excludeTestServices: true })("MCP tools give what their 
       const cases = toolCases(result)
       expect(new Set(cases.map((call) => call.tool))).toEqual(new Set(specTools))
       for (const generation of mcpGenerations) for (const kind of callers) {
-        const client = yield* mcpClient(tokens[kind], generation)
+        const client = yield* mcpClient(tokens[kind], "/mcp", generation)
         for (const { tool, args, http } of cases) {
           const call = yield* callTool(client, tool, args)
           const twin = yield* raw("GET", http, { token: tokens[kind] })
