@@ -15,6 +15,22 @@ describe("decode issues, reshaped", () => {
     expect(issues).toEqual([{ path: "status", message: "Expected \"active\" | \"deactivated\" | \"all\", actual \"x\"" }])
   })
 
+  it("an optional object with a problem inside is named only where the problem is, not also as \"expected undefined\"", () => {
+    const issues = summarizeDecodeIssues([
+      { path: ["due", "hours"], message: "is unexpected, expected: \"type\" | \"days\"" },
+      { path: ["due"], message: "Expected undefined, actual {\"type\":\"days\",\"hours\":3}" },
+      { path: ["note"], message: "Expected undefined, actual 3" },
+      { path: ["note"], message: "Expected string, actual 3" }
+    ])
+    expect(issues).toEqual([
+      { path: "due.hours", message: "is unexpected, expected: \"type\" | \"days\"" },
+      { path: "note", message: "Expected string, actual 3" }
+    ])
+    expect(summarizeDecodeIssues([{ path: ["due"], message: "Expected undefined, actual 3" }])).toEqual([
+      { path: "due", message: "Expected undefined, actual 3" }
+    ])
+  })
+
   it("echoed input, quoted or not, is cut to 40 characters and an ellipsis", () => {
     const long = "y".repeat(9_000)
     const [quoted] = summarizeDecodeIssues([{ path: ["limit"], message: `Unable to decode "${long}" into a number` }])

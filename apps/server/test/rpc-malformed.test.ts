@@ -81,6 +81,14 @@ layer(TestServerLive, { excludeTestServices: true })("malformed /rpc requests", 
       expect(unknown.json.message).toContain("drop_tables")
     }))
 
+  it.effect("a payload field the tool does not declare is 400 naming it, as on /mcp and the HTTP endpoints", () =>
+    Effect.gen(function*() {
+      const { tokens } = yield* acmeCallerMatrix
+      const response = yield* raw("POST", "/rpc", { token: tokens.viewer, body: request("list_content", { lmit: 5, limit: 5 }), headers: ndjson })
+      expectClean400(response, "undeclared field")
+      expect(response.json.issues).toEqual([{ path: "payload.lmit", message: expect.stringContaining("is unexpected") }])
+    }))
+
   it.effect("a well-formed request is answered by the RPC server: 200 with its exit", () =>
     Effect.gen(function*() {
       const { tokens } = yield* acmeCallerMatrix

@@ -158,13 +158,19 @@ layer(TestServerLive, { excludeTestServices: true })("GET /v1/me/obligations, /v
       }
     }))
 
-  it.effect("no parameter names another person: cursor and limit are not taken, and a path with an id is 404", () =>
+  it.effect("no parameter names another person: a userId is 400, cursor and limit change nothing (one page), and a path with an id is 404", () =>
     Effect.gen(function*() {
       const { result } = yield* setup
       const token = result.tokens.lena
+      const refused = yield* raw("GET", `/v1/me/obligations?userId=${result.ids.people.viewer}`, { token })
+      expectError(refused, 400, "VALIDATION_ERROR", "userId")
+      expect(refused.json.issues.map((issue: { path: string }) => issue.path)).toEqual(["userId"])
       const all = yield* raw("GET", "/v1/me/obligations", { token })
-      const limited = yield* raw("GET", "/v1/me/obligations?limit=1", { token })
-      expect(limited.json.data).toHaveLength(all.json.data.length)
+      expect(all.json.data.length).toBeGreaterThan(1)
+      for (const query of ["limit=1", "cursor=x"]) {
+        const paged = yield* raw("GET", `/v1/me/obligations?${query}`, { token })
+        expect(paged.json, query).toEqual(all.json)
+      }
       expect((yield* raw("GET", `/v1/me/${result.ids.people.viewer}/obligations`, { token })).status).toBe(404)
     }))
 

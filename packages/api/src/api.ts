@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { BadRequest, ServiceUnavailable } from "@tks/domain/errors"
+import { closeInputs } from "./closed-inputs.js"
 import { AdministrationGroup } from "./groups/administration.js"
 import { AssigningGroup } from "./groups/assigning.js"
 import { CompanyRolesGroup } from "./groups/company-roles.js"
@@ -27,39 +28,42 @@ import { VideosGroup } from "./groups/videos.js"
 /**
  * The whole /v1 contract. Servers implement it, clients derive from it
  * (`HttpApiClient.make(Api)`), and the OpenAPI document is generated from it.
+ * Its inputs are closed: a body field or query parameter it does not declare is 400.
  */
-export class Api extends HttpApi.make("tks")
-  .add(MeGroup)
-  .add(TeamsGroup)
-  .add(MembersGroup)
-  .add(CompanyRolesGroup)
-  .add(ThirdPartiesGroup)
-  .add(DutiesGroup)
-  .add(AdministrationGroup)
-  .add(OAuthSettingsGroup)
-  .add(ContentGroup)
-  .add(DocumentsGroup)
-  .add(VideosGroup)
-  .add(ContentReviewGroup)
-  .add(IssuesGroup)
-  .add(KnowledgeGroup)
-  .add(SearchGroup)
-  .add(MaturityGroup)
-  .add(NarrationGroup)
-  .add(LessonsGroup)
-  .add(TrainingGroup)
-  .add(PopQuizzesGroup)
-  .add(AssigningGroup)
-  .add(LearningGroup)
-  .add(LearningQueueGroup)
-  .addError(BadRequest)
-  .addError(ServiceUnavailable)
-  .prefix("/v1")
-  .annotateContext(
-    OpenApi.annotations({
-      title: "Training and Knowledge Service",
-      version: "1.0.0",
-      description:
-        "Business knowledge, the org chart and the training built on it. Every path is under /v1, every request carries `Authorization: Bearer <token>`, and every error body is `{code, message, ...}`.\n\nEvery authenticated request counts against its access token's rate limit (600 per minute by default, shared by all server processes). Responses carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds); a 429 carries `Retry-After` (seconds) and `{code: \"RATE_LIMITED\", message, limit, retryAfterSeconds}`."
-    })
-  ) {}
+export class Api extends closeInputs(
+  HttpApi.make("tks")
+    .add(MeGroup)
+    .add(TeamsGroup)
+    .add(MembersGroup)
+    .add(CompanyRolesGroup)
+    .add(ThirdPartiesGroup)
+    .add(DutiesGroup)
+    .add(AdministrationGroup)
+    .add(OAuthSettingsGroup)
+    .add(ContentGroup)
+    .add(DocumentsGroup)
+    .add(VideosGroup)
+    .add(ContentReviewGroup)
+    .add(IssuesGroup)
+    .add(KnowledgeGroup)
+    .add(SearchGroup)
+    .add(MaturityGroup)
+    .add(NarrationGroup)
+    .add(LessonsGroup)
+    .add(TrainingGroup)
+    .add(PopQuizzesGroup)
+    .add(AssigningGroup)
+    .add(LearningGroup)
+    .add(LearningQueueGroup)
+    .addError(BadRequest)
+    .addError(ServiceUnavailable)
+    .prefix("/v1")
+    .annotateContext(
+      OpenApi.annotations({
+        title: "Training and Knowledge Service",
+        version: "1.0.0",
+        description:
+          "Business knowledge, the org chart and the training built on it. Every path is under /v1, every request carries `Authorization: Bearer <token>`, and every error body is `{code, message, ...}`. Inputs are closed: a body field (at any depth) or query parameter an operation does not declare is 400 `VALIDATION_ERROR` naming it in `issues`, and nothing is done.\n\nEvery authenticated request counts against its access token's rate limit (600 per minute by default, shared by all server processes). Responses carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds); a 429 carries `Retry-After` (seconds) and `{code: \"RATE_LIMITED\", message, limit, retryAfterSeconds}`."
+      })
+    )
+) {}

@@ -1,3 +1,13 @@
+import type { ParseOptions } from "effect/SchemaAST"
+
+/**
+ * How every transport decodes a caller's input (an HTTP body or query, an MCP
+ * tool's arguments, an /rpc payload): a field or parameter nobody declared is an error, not
+ * ignored (a typo such as `lmit` would otherwise pass unnoticed), and every
+ * problem is reported at once, not only the first.
+ */
+export const closedInputOptions: ParseOptions = { onExcessProperty: "error", errors: "all" }
+
 /** Echoed input is cut to this many characters: a 9 KB value once made an 18 KB error body. */
 export const ECHO_LIMIT = 40
 
@@ -64,7 +74,14 @@ const mergeMessages = (messages: ReadonlyArray<string>): string => {
   return shortMessage(chosen[0] ?? "is invalid")
 }
 
-/** One issue per path, in the order the paths first appear. */
+/** Whether `inner` lies under `outer` (a field of it, at any depth). */
+const isBelow = (inner: string, outer: string) => outer === "" ? inner !== "" : inner.startsWith(`${outer}.`)
+
+/**
+ * One issue per path, in the order the paths first appear. An optional
+ * object with a problem inside also fails its "or left out" branch at its
+ * own path; that says nothing the inner issue does not, and is left out.
+ */
 export const summarizeDecodeIssues = (issues: ReadonlyArray<DecodeIssue>): ReadonlyArray<IssueSummary> => {
   const byPath = new Map<string, Array<string>>()
   for (const issue of issues) {
@@ -73,7 +90,12 @@ export const summarizeDecodeIssues = (issues: ReadonlyArray<DecodeIssue>): Reado
     messages.push(issue.message ?? "is invalid")
     byPath.set(path, messages)
   }
-  return [...byPath].map(([path, messages]) => ({ path, message: mergeMessages(messages) }))
+  const paths = [...byPath.keys()]
+  return [...byPath]
+    .filter(([path, messages]) =>
+      !(messages.every((message) => OPTIONAL_BRANCH.test(message)) && paths.some((other) => isBelow(other, path)))
+    )
+    .map(([path, messages]) => ({ path, message: mergeMessages(messages) }))
 }
 
 /** The sentence of the whole answer: its first issue, with the path in front. */

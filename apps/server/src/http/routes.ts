@@ -2,6 +2,7 @@ import { HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { Api } from "@tks/api/api"
 import { AuthenticationLive } from "./authentication.js"
+import { ClosedQueryLive } from "./closed-query.js"
 import { EdgeLive } from "./edge.js"
 import { AdministrationHandlers } from "./handlers/administration.js"
 import { AssigningHandlers } from "./handlers/assigning.js"
@@ -60,7 +61,7 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     LearningHandlers,
     LearningQueueHandlers
   ]),
-  Layer.provide(AuthenticationLive)
+  Layer.provide([AuthenticationLive, ClosedQueryLive])
 )
 
 const Edge = EdgeLive({

@@ -8,7 +8,7 @@ import { Tools } from "@tks/mcp/contract/tools"
 import { withSqlErrorAnswers } from "@tks/core/common/database-failures"
 import { parseBearer } from "@tks/domain/bearer"
 import { BadRequestCode } from "@tks/domain/errors"
-import { abbreviate, summarizeDecodeIssues } from "@tks/domain/decode-issues"
+import { abbreviate, closedInputOptions, summarizeDecodeIssues } from "@tks/domain/decode-issues"
 import { errorResponse } from "../http/error-response.js"
 import { refusal } from "./refusal.js"
 
@@ -43,7 +43,7 @@ const payloadProblem = (rpc: Rpc.AnyWithProps, payload: unknown, line: number): 
   if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
     return { code: BadRequestCode.validation, message: `line ${line}: payload must be an object`, issues: [{ path: "payload", message: "must be an object" }] }
   }
-  const decoded = Schema.decodeUnknownEither(rpc.payloadSchema as Schema.Schema<unknown, unknown>, { errors: "all" })(payload)
+  const decoded = Schema.decodeUnknownEither(rpc.payloadSchema as Schema.Schema<unknown, unknown>, closedInputOptions)(payload)
   if (Either.isRight(decoded)) return undefined
   const issues = summarizeDecodeIssues(
     ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map((issue) => ({

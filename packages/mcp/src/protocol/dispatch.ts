@@ -1,7 +1,7 @@
 import { HttpTraceContext } from "@effect/platform"
 import type { Rpc, RpcGroup } from "@effect/rpc"
 import { Effect, Option, ParseResult, Schema, type Tracer } from "effect"
-import { decodeErrorMessage, summarizeDecodeIssues } from "@tks/domain/decode-issues"
+import { closedInputOptions, decodeErrorMessage, summarizeDecodeIssues } from "@tks/domain/decode-issues"
 import { BadRequest, BadRequestCode, InputIssue } from "@tks/domain/errors"
 import type { Actor } from "@tks/domain/actor"
 import { CurrentAccess } from "@tks/domain/policy"
@@ -100,7 +100,7 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
       const handler = yield* handlerOf(name)
       entries.set(name, {
         rpc,
-        decode: Schema.decodeUnknown(rpc.payloadSchema as Schema.Schema<unknown, unknown>, { onExcessProperty: "error", errors: "all" }),
+        decode: Schema.decodeUnknown(rpc.payloadSchema as Schema.Schema<unknown, unknown>, closedInputOptions),
         encode: Schema.encode(rpc.successSchema as Schema.Schema<unknown, unknown>),
         handle: handler
       })
