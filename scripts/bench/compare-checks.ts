@@ -1,7 +1,5 @@
 import pg from "pg"
-import { type LoadSpec, load, type Measured, type Settings } from "./compare-load.js"
 import type { Running } from "./compare-processes.js"
-import type { Imported } from "./compare-setup.js"
 import type { HotEndpoint } from "./hot-endpoints.js"
 
 const call = (server: Running, endpoint: HotEndpoint, token = endpoint.token) =>
@@ -25,52 +23,6 @@ export const sameAnswer = async (ours: Running, reference: Running, endpoint: Ho
   const again = await call(ours, endpoint, token)
   const cause = again.text === a.text ? "" : " (our server's own answer changed between two calls: not deterministic)"
   return [`WARNING: ${endpoint.label}: the bodies differ from character ${i}${cause}: ours …${a.text.slice(Math.max(0, i - 40), i + 40)}… reference …${b.text.slice(Math.max(0, i - 40), i + 40)}…`]
-}
-
-export interface McpRounds {
-  readonly tool: string
-  readonly twin: string
-  readonly mcp: ReadonlyArray<Measured>
-  readonly http: ReadonlyArray<Measured>
-}
-
-/**
- * `tools/call` of list_role_duties over /mcp (a stateless JSON-RPC request,
- * as tools.ts sends it) against its HTTP twin GET /v1/company-roles/{id}/duties,
- * both on our server, alternating as the endpoints do.
- */
-export const mcpAgainstTwin = async (ours: Running, imported: Imported, settings: Settings, progress: (message: string) => void): Promise<McpRounds> => {
-  const twin = `/v1/company-roles/${imported.roleId}/duties`
-  const authorization = `Bearer ${imported.admin}`
-  const mcp: LoadSpec = {
-    url: `${ours.url}/mcp`,
-    method: "POST",
-    headers: {
-      authorization,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "accept-encoding": "identity",
-      "mcp-protocol-version": "2025-06-18"
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_role_duties", arguments: { companyRoleId: imported.roleId } } }),
-    connections: settings.connections,
-    seconds: settings.seconds
-  }
-  const http: LoadSpec = { url: `${ours.url}${twin}`, headers: { authorization, "accept-encoding": "identity" }, connections: settings.connections, seconds: settings.seconds }
-  const probe = await fetch(mcp.url, { method: "POST", headers: mcp.headers, body: mcp.body! })
-  const answer = await probe.text()
-  if (probe.status !== 200 || answer.includes("\"isError\":true")) throw new Error(`list_role_duties answered ${probe.status}: ${answer.slice(0, 300)}`)
-  if (settings.warmUp > 0) {
-    await load(ours.pid, { ...mcp, seconds: settings.warmUp })
-    await load(ours.pid, { ...http, seconds: settings.warmUp })
-  }
-  const rounds = { mcp: [] as Array<Measured>, http: [] as Array<Measured> }
-  for (let round = 0; round < settings.rounds; round++) {
-    const order = round % 2 === 0 ? (["mcp", "http"] as const) : (["http", "mcp"] as const)
-    for (const side of order) rounds[side].push(await load(ours.pid, side === "mcp" ? mcp : http))
-  }
-  progress("MCP tools/call against its HTTP twin measured")
-  return { tool: "list_role_duties", twin: "GET /v1/company-roles/{id}/duties", ...rounds }
 }
 
 export const fetchVersion = async (databaseUrl: string) => {

@@ -31,6 +31,9 @@ export const QUEUE_TOKENS = 2000
 
 export interface Imported {
   readonly admin: string
+  /** The large organization, and its admin's email (whom a JWT of its identity provider names). */
+  readonly organizationId: string
+  readonly adminEmail: string
   readonly roleId: string
   readonly learner: string
   readonly learnerTokens: ReadonlyArray<string>
@@ -66,6 +69,8 @@ export const importForCompare = (size: LargeFixtureSize, progress: (message: str
     const importSeconds = (performance.now() - started) / 1000
     return {
       admin: large.tokens["p1"]!,
+      organizationId: large.organizationId,
+      adminEmail: "person1@bench.example",
       roleId: large.ids.companyRoles["r7"]!,
       learner: queue.tokens[LEARNER]!,
       learnerTokens,

@@ -23,8 +23,10 @@
  *    per request, requests/s, p50 and p99; the medians over rounds and the
  *    ratios ours/reference against the issue's targets. A missed target is
  *    marked, never a failure: this is a bench.
- * 4. One MCP tools/call (list_role_duties) against its HTTP twin on our
- *    server, the same way.
+ * 4. One MCP tools/call (list_role_duties, 2026-07-28) against its HTTP twin
+ *    on our server, the same way: with an access token on /mcp, and with a
+ *    JWT of the organization's identity provider on /mcp/{organizationId}
+ *    (compare-mcp.ts).
  * 5. Whether the hot statements are prepared (pg_stat_statements when the
  *    server loads it), the load average at start and end, and every number
  *    as JSON in bench-results/compare-<time>.json.
@@ -50,7 +52,8 @@ import { type LoadSpec, load, type Measured, type Settings } from "./compare-loa
 import { freePort, freshBuild, repositoryRoot, type Running, serverBundle, startProcess } from "./compare-processes.js"
 import { endpointTable, type EndpointRounds, mcpLine, ratiosOf, summarize } from "./compare-report.js"
 import { importForCompare, type Imported, postgresUrl } from "./compare-setup.js"
-import { fetchVersion, mcpAgainstTwin, preparedReport, sameAnswer } from "./compare-checks.js"
+import { fetchVersion, preparedReport, sameAnswer } from "./compare-checks.js"
+import { mcpAgainstTwin } from "./compare-mcp.js"
 import { cursorAfterPage, type HotEndpoint, hotEndpoints } from "./hot-endpoints.js"
 
 export const compare = async (argv: ReadonlyArray<string>) => {
@@ -111,12 +114,15 @@ export const compare = async (argv: ReadonlyArray<string>) => {
   console.log(`load: autocannon, ${settings.connections} connections, ${settings.rounds} alternating rounds of ${settings.seconds} s per server and endpoint after a ${settings.warmUp} s warm-up; medians over rounds`)
   console.log(`CPU: the server process's utime + stime per request; DB: every postgres process of the machine per request (indicative: the server is shared)\n`)
   console.log(endpointTable(rows))
-  if (result.mcp !== null) console.log(`\n${mcpLine(result.mcp.tool, result.mcp.twin, summarize(result.mcp.mcp), summarize(result.mcp.http))}`)
+  if (result.mcp !== null) {
+    console.log(`\n${mcpLine(`${result.mcp.tool} (access token, /mcp)`, result.mcp.twin, summarize(result.mcp.mcp), summarize(result.mcp.http))}`)
+    console.log(mcpLine(`${result.mcp.tool} (JWT of the organization's identity provider, /mcp/{organizationId})`, result.mcp.twin, summarize(result.mcp.jwt), summarize(result.mcp.http)))
+  }
   for (const line of result.notes) console.log(line)
   const directory = join(repositoryRoot, "bench-results")
   mkdirSync(directory, { recursive: true })
   const file = join(directory, `compare-${new Date().toISOString().replace(/[:.]/g, "-")}.json`)
-  writeFileSync(file, `${JSON.stringify({ startedAt, machine: { node: process.version, cpus: cpus.length, model: cpus[0]?.model.trim() }, loadAverage: { start: loadAtStart, end: loadAtEnd }, database: result.serverVersion, settings: { ...settings, size, build }, endpoints: rows, mcp: result.mcp === null ? null : { ...result.mcp, mcpSummary: summarize(result.mcp.mcp), httpSummary: summarize(result.mcp.http) }, notes: result.notes }, null, 2)}\n`)
+  writeFileSync(file, `${JSON.stringify({ startedAt, machine: { node: process.version, cpus: cpus.length, model: cpus[0]?.model.trim() }, loadAverage: { start: loadAtStart, end: loadAtEnd }, database: result.serverVersion, settings: { ...settings, size, build }, endpoints: rows, mcp: result.mcp === null ? null : { ...result.mcp, mcpSummary: summarize(result.mcp.mcp), jwtSummary: summarize(result.mcp.jwt), httpSummary: summarize(result.mcp.http) }, notes: result.notes }, null, 2)}\n`)
   console.log(`\nnumbers as JSON: ${file}\ncompare done in ${((performance.now() - started) / 1000).toFixed(0)} s; its database was dropped`)
 }
 
@@ -155,7 +161,7 @@ const sideBySide = async (bundle: string, databaseUrl: string, imported: Importe
       })
       results.push(await alternate(ours, reference, endpoint, spec, settings, progress))
     }
-    const mcp = only === undefined || only === "mcp" ? await mcpAgainstTwin(ours, imported, settings, progress) : null
+    const mcp = only === undefined || only === "mcp" ? await mcpAgainstTwin(ours, imported, settings, databaseUrl, env.PUBLIC_URL, progress) : null
     const accessLog = readFileSync(join(logs, "server-stdout.log"), "utf8").split("\n").filter((line) => line.includes("http.status")).length
     notes.push(`our server's access log: ${accessLog.toLocaleString("en-US")} lines (JSON, stdout into a file)`)
     const referenceLine = readFileSync(join(logs, "reference-stdout.log"), "utf8").split("\n")[0] ?? ""

@@ -23,7 +23,13 @@ interface Pair {
 
 let rpcId = 0
 
-/** One stateless MCP request, `tools/call`, as a client sends it after `initialize`: timed to its full body. */
+const envelope = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {}
+}
+
+/** One MCP `tools/call` as a 2026-07-28 client sends it (no handshake; the envelope in `_meta`): timed to its full body. */
 const callTool = async (base: string, token: string, tool: string, args: Record<string, unknown>) => {
   const started = performance.now()
   const response = await fetch(`${base}/mcp`, {
@@ -33,9 +39,11 @@ const callTool = async (base: string, token: string, tool: string, args: Record<
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
       "accept-encoding": process.env["BENCH_ENCODING"] ?? "identity",
-      "mcp-protocol-version": "2025-06-18"
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": tool
     },
-    body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name: tool, arguments: args } })
+    body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name: tool, arguments: args, _meta: envelope } })
   })
   const body = (await response.json()) as { result?: { isError?: boolean; content?: ReadonlyArray<{ text?: string }> } }
   const took = performance.now() - started
