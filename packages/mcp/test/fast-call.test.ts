@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { createMcpHandler } from "@modelcontextprotocol/server"
 import { Effect } from "effect"
-import type { ToolDispatcher, ToolResult } from "../src/protocol/dispatch.js"
+import { type ToolDispatcher, type ToolResult, toolSuccess } from "../src/protocol/dispatch.js"
 import { fastCallAnswer, fastCallOf } from "../src/protocol/fast-call.js"
 import { answerLegacyRequest } from "../src/protocol/legacy-http.js"
 import { makeMcpServer } from "../src/protocol/server.js"
@@ -12,15 +12,16 @@ import { makeMcpServer } from "../src/protocol/server.js"
  * stateless 2025 transport the HTTP route uses), with a server whose one
  * tool returns `result`, and compared with the fast path's answer.
  */
-const result = {
-  content: [
-    { type: "text", text: "{\"data\":[{\"id\":\"top_1\"}],\"nextCursor\":null}" },
-    { type: "text", text: "This page was cut to 1 of the 2 entries asked for." },
-    { type: "resource_link", uri: "tks://content/cnt_1/chapters/2#char=3,9", name: "Chapter 2", mimeType: "text/plain" }
-  ],
-  structuredContent: { data: [{ id: "top_1" }], nextCursor: null },
-  isError: false
-} as unknown as ToolResult
+// As the dispatcher makes a success: its structured content's JSON is its first text part, which the fast path writes it from.
+const value = { data: [{ id: "top_1", title: "Quoted \"text\", \u2028 and é" }], nextCursor: null }
+const result = toolSuccess({
+  value,
+  text: JSON.stringify(value),
+  note: "This page was cut to 1 of the 2 entries asked for.",
+  links: [{ type: "resource_link", uri: "tks://content/cnt_1/chapters/2#char=3,9", name: "Chapter 2", mimeType: "text/plain" }]
+} as never)
+// A result from elsewhere: no JSON text kept beside it, so the whole answer is serialized.
+const plain = { ...result } as ToolResult
 
 const dispatcher = {
   listed: [],
@@ -68,6 +69,7 @@ describe("a tools/call answered on the fast path is answered as the SDK answers 
         const sdk = await sdkAnswer(headers, body, era)
         expect(sdk.status).toBe(200)
         expect(JSON.parse(fastCallAnswer(fast!, result))).toEqual(sdk.json)
+        expect(JSON.parse(fastCallAnswer(fast!, plain))).toEqual(sdk.json)
       }))
   }
 

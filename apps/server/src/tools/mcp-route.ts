@@ -38,23 +38,23 @@ const fromWebResponse = (response: Response) =>
     )
   )
 
-/**
- * The request for the SDK, with its JSON body already read and parsed here
- * (one read of the body, no stream handed across); a body that is not JSON
- * is passed as it came, for the SDK to answer with its JSON-RPC parse error.
- */
-const webRequestOf = (request: HttpServerRequest.HttpServerRequest) =>
+/** The request's body, read once, and parsed when it is JSON (undefined when not: the SDK answers that with its JSON-RPC parse error). */
+const bodyOf = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.map(request.text, (text) => {
-    let parsedBody: unknown = undefined
     try {
-      parsedBody = JSON.parse(text)
+      return { text, parsed: JSON.parse(text) as unknown }
     } catch {
-      parsedBody = undefined
+      return { text, parsed: undefined }
     }
-    // The SDK reads the method and headers (Accept, Content-Type, MCP-Protocol-Version, Mcp-Method, Mcp-Name), never the URL.
-    const web = new Request(SDK_URL, { method: "POST", headers: request.headers, body: parsedBody === undefined ? text : null })
-    return { parsedBody, web }
   })
+
+/**
+ * The request for the SDK, with the body already read and parsed here (no
+ * stream handed across): the SDK reads the method and headers (Accept,
+ * Content-Type, MCP-Protocol-Version, Mcp-Method, Mcp-Name), never the URL.
+ */
+const webRequestOf = (request: HttpServerRequest.HttpServerRequest, body: { readonly text: string; readonly parsed: unknown }) =>
+  new Request(SDK_URL, { method: "POST", headers: request.headers, body: body.parsed === undefined ? body.text : null })
 
 /**
  * POST /mcp: MCP over Streamable HTTP, stateless, on the same server as /v1,
@@ -104,11 +104,11 @@ export const McpRoute = HttpLayerRouter.use((router) =>
         const organizationId = yield* organizationOfPath
         const actor = yield* Effect.either(gate.admit(request.headers, organizationId))
         if (actor._tag === "Left") return actor.left
-        const read = yield* Effect.either(webRequestOf(request))
+        const read = yield* Effect.either(bodyOf(request))
         if (read._tag === "Left") {
           return errorResponse(400, { _tag: "BadRequest", code: "BAD_REQUEST", message: "The request body could not be read" })
         }
-        const { parsedBody, web } = read.right
+        const parsedBody = read.right.parsed
         const scoped = yield* Effect.either(gate.checkScope(actor.right, parsedBody, organizationId))
         if (scoped._tag === "Left") return scoped.left
         const fast = fastCallOf(request.headers, parsedBody, dispatcher.knows)
@@ -116,6 +116,7 @@ export const McpRoute = HttpLayerRouter.use((router) =>
           const result = yield* dispatcher.call(fast.name, fast.arguments, Effect.succeed(actor.right), fast.meta)
           return HttpServerResponse.text(fastCallAnswer(fast, result), { contentType: "application/json" })
         }
+        const web = webRequestOf(request, read.right)
         const runtime = yield* Effect.runtime<never>()
         const served: Served = { actor: actor.right, run: Runtime.runPromise(runtime) }
         const authInfo = { token: "", clientId: actor.right.tokenId ?? actor.right.userId, scopes: [...actor.right.scopes], extra: { served } }

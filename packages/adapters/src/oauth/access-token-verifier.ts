@@ -23,6 +23,12 @@ const CLOCK_TOLERANCE_SECONDS = 30
 /** Once a key set was read, an unknown key id reads it again at most this often (a token with a made-up `kid` costs nothing). */
 const KEY_SET_COOLDOWN_MS = 60_000
 
+/** How long a verified token is taken as verified again without checking (at most until it expires). */
+const VERIFIED_FOR_MS = 60_000
+
+/** The most verified tokens kept. */
+const VERIFIED_MAX = 10_000
+
 /** A discovery that failed is tried again after this long, not on every token. */
 const DISCOVERY_RETRY_MS = 60_000
 
@@ -94,7 +100,9 @@ interface Discovered {
  * once per process and issuer, the key set kept by jose and read again on
  * an unknown key id at most once a minute), `iss`, `aud`, `exp` (required)
  * and `nbf` with 30 s of tolerance, asymmetric algorithms only. The cache is
- * by issuer: a key set is the issuer's, whichever organization trusts it.
+ * by issuer: a key set is the issuer's, whichever organization trusts it. A
+ * token verified once is taken as verified for a minute (at most until it
+ * expires), as a client sends it with every request.
  */
 export class AccessTokenVerifier extends Effect.Service<AccessTokenVerifier>()("@tks/adapters/AccessTokenVerifier", {
   sync: () => {
@@ -113,7 +121,32 @@ export class AccessTokenVerifier extends Effect.Service<AccessTokenVerifier>()("
       return entry.keys
     }
 
+    /**
+     * Tokens verified lately, by issuer, audience and token: a client sends
+     * the same token with every request until it expires, and its signature
+     * and claims do not change. Kept until the token's `exp`, at most a
+     * minute, so a rotated-out key stops counting within one; refusals are
+     * never kept. Bounded: the oldest go first.
+     */
+    const verified = new Map<string, { readonly payload: JWTPayload; readonly until: number }>()
+
+    const remember = (key: string, payload: JWTPayload) => {
+      const until = Math.min(Date.now() + VERIFIED_FOR_MS, typeof payload.exp === "number" ? payload.exp * 1000 : 0)
+      if (until <= Date.now()) return
+      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!)
+      verified.set(key, { payload, until })
+    }
+
     const verify = (token: string, trust: IssuerTrust): Effect.Effect<JWTPayload, TokenRejected | IssuerUnreachable> =>
+      Effect.suspend(() => {
+        const key = `${trust.issuer}\n${trust.audience}\n${token}`
+        const known = verified.get(key)
+        if (known !== undefined && known.until > Date.now()) return Effect.succeed(known.payload)
+        if (known !== undefined) verified.delete(key)
+        return Effect.tap(checked(token, trust), (payload) => Effect.sync(() => remember(key, payload)))
+      })
+
+    const checked = (token: string, trust: IssuerTrust): Effect.Effect<JWTPayload, TokenRejected | IssuerUnreachable> =>
       Effect.tryPromise({
         try: async () => {
           // The issuer's keys are looked up only for a token that parses and names an allowed algorithm: nothing is fetched for junk.

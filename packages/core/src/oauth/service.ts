@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Cache, Duration, Effect, Exit } from "effect"
 import { AccessTokenVerifier } from "@tks/adapters/oauth/access-token-verifier"
 import { BadRequest, BadRequestCode, InputIssue, NotFound, ServiceUnavailable, Unauthorized } from "@tks/domain/errors"
 import type { OrganizationId } from "@tks/domain/ids"
@@ -56,6 +56,9 @@ const noSuchOrganization = () => new NotFound({ message: "No such organization" 
 
 const AUDIENCE_MAX = 2_000
 
+/** How long signing in trusts the settings it read (a change from another process takes this long at most). */
+const SETTINGS_FOR = Duration.seconds(30)
+
 /** Every problem of the input at once, one issue per field, as the HTTP edge answers bad input. */
 const problemsOf = (input: OAuthSettingsInput): ReadonlyArray<InputIssue> => {
   const issues: Array<InputIssue> = []
@@ -94,6 +97,18 @@ export class OAuthResource extends Effect.Service<OAuthResource>()("@tks/core/OA
 
     const resourceOf = (orgId: OrganizationId) => mcpResourceUrl(base, orgId)
 
+    /**
+     * The settings as signing in reads them, kept for SETTINGS_FOR: every
+     * request of a signed-in assistant needs them, and they change rarely.
+     * A change made here applies at once; one made by another process (the
+     * CLI) within SETTINGS_FOR. A failed read is not kept.
+     */
+    const settingsForSignIn = yield* Cache.makeWith({
+      capacity: 10_000,
+      lookup: (orgId: OrganizationId) => repo.find(orgId),
+      timeToLive: (exit) => (Exit.isSuccess(exit) ? SETTINGS_FOR : Duration.zero)
+    })
+
     /** The settings with their defaults filled in, or null when the organization has none. */
     const effective = (orgId: OrganizationId, row: OrganizationOAuthRow): OAuthSettings | null =>
       row.issuer === null
@@ -128,13 +143,16 @@ export class OAuthResource extends Effect.Service<OAuthResource>()("@tks/core/OA
         scopeMap: input.scopeMap ?? null
       })
       if (!stored) return yield* noSuchOrganization()
+      yield* settingsForSignIn.invalidate(input.organizationId)
       return yield* readFor(input.organizationId)
     })
 
     /** Forgets the organization's identity provider: only this service's access tokens sign in again. True when one was set. */
     const clear = traced("OAuthResource.clear")(function*(orgId: OrganizationId) {
       yield* found(orgId)
-      return yield* repo.remove(orgId)
+      const removed = yield* repo.remove(orgId)
+      yield* settingsForSignIn.invalidate(orgId)
+      return removed
     })
 
     const readFor = (orgId: OrganizationId) =>
@@ -186,7 +204,7 @@ export class OAuthResource extends Effect.Service<OAuthResource>()("@tks/core/OA
      * reached is 503 (nothing can be said of the token); anything else 401.
      */
     const authenticate = traced("OAuthResource.authenticate")(function*(orgId: OrganizationId, token: string) {
-      const row = yield* repo.find(orgId)
+      const row = yield* settingsForSignIn.get(orgId)
       const settings = row === undefined ? null : effective(orgId, row)
       if (settings === null) return yield* rejected
       const claims = yield* verifier.verify(token, { issuer: settings.issuer, audience: settings.audience }).pipe(

@@ -44,15 +44,30 @@ const failure = (body: typeof ToolError.Encoded | { readonly code: string; reado
   isError: true
 })
 
-interface Cited extends Bounded {
+export interface Cited extends Bounded {
   readonly links: ReadonlyArray<ResourceLink>
 }
 
-const success = ({ links, note, text, value }: Cited): ToolResult => ({
-  content: [{ type: "text", text }, ...(note === null ? [] : [{ type: "text" as const, text: note }]), ...links],
-  structuredContent: value as Record<string, unknown>,
-  isError: false
-})
+/**
+ * The JSON of a success's structured content, which its first text part
+ * already is: kept beside the result (not in it, which the SDK would send)
+ * so that writing the answer need not serialize the value a second time.
+ */
+const structuredJson = new WeakMap<ToolResult, string>()
+
+/** The JSON text of `result`'s structured content, when this dispatcher made it. */
+export const structuredJsonOf = (result: ToolResult): string | undefined => structuredJson.get(result)
+
+/** A tool's success as `tools/call` answers it: the JSON text, a note when the page was cut, the links, the structured content. */
+export const toolSuccess = ({ links, note, text, value }: Cited): ToolResult => {
+  const result: ToolResult = {
+    content: [{ type: "text", text }, ...(note === null ? [] : [{ type: "text" as const, text: note }]), ...links],
+    structuredContent: value as Record<string, unknown>,
+    isError: false
+  }
+  structuredJson.set(result, text)
+  return result
+}
 
 /**
  * The caller's trace, when the call's `_meta` carries a W3C `traceparent`
@@ -145,7 +160,7 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
       transportSpan: Option.Option<Tracer.Span>
     ): Effect.Effect<ToolResult> =>
       effect.pipe(
-        Effect.map(success),
+        Effect.map(toolSuccess),
         Effect.catchAll((error) =>
           Schema.is(ToolError)(error)
             ? Effect.map(Effect.orDie(encodeError(error)), failure)

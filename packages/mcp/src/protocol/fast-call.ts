@@ -1,5 +1,5 @@
 import { classifyInboundRequest, isJsonContentType, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server"
-import type { ToolResult } from "./dispatch.js"
+import { structuredJsonOf, type ToolResult } from "./dispatch.js"
 import { serverInfo } from "./server.js"
 
 /** The 2026-07-28 revision: the one whose answer `fastCallAnswer` writes. */
@@ -75,11 +75,19 @@ export const fastCallOf = (headers: HeadersRecord, body: unknown, knows: (name: 
 /**
  * The JSON-RPC answer to a fast call, as the SDK writes it for the call's
  * generation: a 2026-07-28 result says it is complete and names the server
- * in `_meta`; a 2025 result is the tool result as it is.
+ * in `_meta`; a 2025 result is the tool result as it is. The structured
+ * content is written from the JSON text the result already carries, not
+ * serialized again (the same value, the same JSON).
  */
-export const fastCallAnswer = (call: FastCall, result: ToolResult): string =>
-  JSON.stringify({
-    result: call.era === "modern" ? { ...result, resultType: "complete", _meta: { [SERVER_INFO_META_KEY]: serverInfo } } : result,
-    jsonrpc: "2.0",
-    id: call.id
-  })
+export const fastCallAnswer = (call: FastCall, result: ToolResult): string => {
+  const modern = call.era === "modern" ? { resultType: "complete", _meta: { [SERVER_INFO_META_KEY]: serverInfo } } : {}
+  const structured = result.structuredContent === undefined ? undefined : structuredJsonOf(result)
+  if (structured === undefined) return JSON.stringify({ result: { ...result, ...modern }, jsonrpc: "2.0", id: call.id })
+  const { structuredContent: _, ...rest } = result
+  const others = JSON.stringify({ ...rest, ...modern })
+  // `{"content":…,"isError":…}` with the structured content put back after the content, where the SDK writes it.
+  const content = JSON.stringify(rest.content)
+  const head = `{"content":${content}`
+  const tail = others.slice(head.length)
+  return `{"result":${head},"structuredContent":${structured}${tail},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`
+}
