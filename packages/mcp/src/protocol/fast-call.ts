@@ -83,11 +83,9 @@ export const fastCallAnswer = (call: FastCall, result: ToolResult): string => {
   const modern = call.era === "modern" ? { resultType: "complete", _meta: { [SERVER_INFO_META_KEY]: serverInfo } } : {}
   const structured = result.structuredContent === undefined ? undefined : structuredJsonOf(result)
   if (structured === undefined) return JSON.stringify({ result: { ...result, ...modern }, jsonrpc: "2.0", id: call.id })
-  const { structuredContent: _, ...rest } = result
+  // Written in the SDK's order: content, structuredContent, then the rest (isError, and the 2026-07-28 fields); each part serialized once.
+  const { content, structuredContent: _, ...rest } = result
   const others = JSON.stringify({ ...rest, ...modern })
-  // `{"content":…,"isError":…}` with the structured content put back after the content, where the SDK writes it.
-  const content = JSON.stringify(rest.content)
-  const head = `{"content":${content}`
-  const tail = others.slice(head.length)
-  return `{"result":${head},"structuredContent":${structured}${tail},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`
+  const after = others === "{}" ? "" : `,${others.slice(1, -1)}`
+  return `{"result":{"content":${JSON.stringify(content)},"structuredContent":${structured}${after}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`
 }
