@@ -3,7 +3,8 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel, Schema } from "effect"
 import { createHttpServer } from "../src/http/node-server.js"
-import { encodesAsItself, group } from "../src/http/wire-answers.js"
+import { encodesAsItself } from "@tks/domain/wire-shape"
+import { group } from "../src/http/wire-answers.js"
 
 const Plain = Schema.Struct({
   id: Schema.String.pipe(Schema.brand("ProbeId")),

@@ -1,31 +1,7 @@
 import { HttpApiBuilder, HttpApiSchema, HttpServerResponse } from "@effect/platform"
 import type { HttpApiEndpoint } from "@effect/platform"
-import { Chunk, Effect, Schema, SchemaAST as AST } from "effect"
-
-/**
- * Whether encoding a value of `ast` gives the value back: no transformation
- * and no declaration anywhere in it (refinements, literals, unions of plain
- * shapes, optional keys and arrays only change nothing when encoded).
- */
-export const encodesAsItself = (ast: AST.AST): boolean => {
-  switch (ast._tag) {
-    case "Transformation":
-    case "Declaration":
-    case "Suspend":
-      return false
-    case "Refinement":
-      return encodesAsItself(ast.from)
-    case "Union":
-      return ast.types.every(encodesAsItself)
-    case "TupleType":
-      return ast.elements.every((element) => encodesAsItself(element.type)) && ast.rest.every((rest) => encodesAsItself(rest.type))
-    case "TypeLiteral":
-      return ast.propertySignatures.every((property) => encodesAsItself(property.type)) &&
-        ast.indexSignatures.every((index) => encodesAsItself(index.type))
-    default:
-      return true
-  }
-}
+import { Chunk, Effect, Schema } from "effect"
+import { encodesAsItself } from "@tks/domain/wire-shape"
 
 // What the framework would answer for a success of this endpoint, when that is the value as JSON.
 const wireAnswerOf = (endpoint: HttpApiEndpoint.HttpApiEndpoint.Any) => {
@@ -47,7 +23,7 @@ const wireAnswerOf = (endpoint: HttpApiEndpoint.HttpApiEndpoint.Any) => {
  * order, a key the schema leaves out, a value it would change) is a defect
  * naming the endpoint. Production skips the check.
  */
-const checking = process.env["TKS_WIRE_CHECK"] === "1"
+const wireCheckOn = process.env["TKS_WIRE_CHECK"] === "1"
 
 const asWire = (item: HttpApiBuilder.Handlers.Item<any, any>): HttpApiBuilder.Handlers.Item<any, any> => {
   const answer = wireAnswerOf(item.endpoint)
@@ -55,7 +31,7 @@ const asWire = (item: HttpApiBuilder.Handlers.Item<any, any>): HttpApiBuilder.Ha
   const options = { status: answer.status, contentType: answer.contentType }
   const respond = (value: unknown) => {
     if (HttpServerResponse.isServerResponse(value)) return value
-    if (checking) {
+    if (wireCheckOn) {
       const sent = JSON.stringify(value)
       const encoded = JSON.stringify(answer.encode(value))
       if (sent !== encoded) {

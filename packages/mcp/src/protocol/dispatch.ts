@@ -1,10 +1,11 @@
 import { HttpTraceContext } from "@effect/platform"
 import type { Rpc, RpcGroup } from "@effect/rpc"
-import { Effect, Option, ParseResult, Schema, type Tracer } from "effect"
+import { Effect, FiberRef, Option, ParseResult, Schema, Tracer } from "effect"
 import { closedInputOptions, decodeErrorMessage, summarizeDecodeIssues } from "@tks/domain/decode-issues"
 import { BadRequest, BadRequestCode, InputIssue } from "@tks/domain/errors"
 import type { Actor } from "@tks/domain/actor"
 import { CurrentAccess } from "@tks/domain/policy"
+import { encodesAsItself } from "@tks/domain/wire-shape"
 import { ToolCallers } from "../authorization.js"
 import { ToolError } from "../contract/tool.js"
 import { Tools } from "../contract/tools.js"
@@ -81,6 +82,28 @@ const callerTrace = (meta: unknown): Option.Option<Tracer.ExternalSpan> => {
   return HttpTraceContext.w3c({ traceparent, ...(typeof tracestate === "string" ? { tracestate } : {}) } as never)
 }
 
+/** Set for the test suite (TKS_WIRE_CHECK=1), as for HTTP's answers: a value sent as it is is also encoded, and compared. */
+const wireCheckOn = process.env["TKS_WIRE_CHECK"] === "1"
+
+/**
+ * A tool's success encoder: its schema's, or, when the schema encodes a
+ * value as itself (as most do), the value as it is, as HTTP answers it;
+ * under the suite's wire check both, compared.
+ */
+const encoderOf = (rpc: Rpc.AnyWithProps): ((value: unknown) => Effect.Effect<unknown, ParseResult.ParseError>) => {
+  const schema = rpc.successSchema as Schema.Schema<unknown, unknown>
+  const encode = Schema.encode(schema)
+  if (!encodesAsItself(schema.ast)) return encode
+  if (!wireCheckOn) return Effect.succeed
+  return (value) =>
+    Effect.flatMap(encode(value), (encoded) =>
+      JSON.stringify(encoded) === JSON.stringify(value)
+        ? Effect.succeed(value)
+        : Effect.dieMessage(`${rpc._tag}: the answer is not in its schema's wire shape`))
+}
+
+const isSpan = (span: Tracer.AnySpan): span is Tracer.Span => span._tag === "Span"
+
 /** Bad input as HTTP answers it: one issue per field, `{code, message, issues}`, no Schema dump. */
 const badInput = (error: ParseResult.ParseError) => {
   const issues = summarizeDecodeIssues(ParseResult.ArrayFormatter.formatErrorSync(error))
@@ -116,7 +139,7 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
       entries.set(name, {
         rpc,
         decode: Schema.decodeUnknown(rpc.payloadSchema as Schema.Schema<unknown, unknown>, closedInputOptions),
-        encode: Schema.encode(rpc.successSchema as Schema.Schema<unknown, unknown>),
+        encode: encoderOf(rpc),
         handle: handler
       })
     }
@@ -147,18 +170,15 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
      * the stdio token authenticated again). `meta` is the request's `_meta`.
      */
     const call = <E>(name: string, input: unknown, caller: Effect.Effect<Actor, E>, meta?: unknown): Effect.Effect<ToolResult> =>
-      Effect.flatMap(Effect.currentSpan.pipe(Effect.option), (transportSpan) => {
-        const joined = callerTrace(meta)
-        return traced(name, run(name, input, caller), joined, transportSpan)
-      })
+      Effect.flatMap(FiberRef.get(FiberRef.currentTracerEnabled), (tracing) =>
+        // With tracing off (no exporter) the span would go nowhere, yet cost a stack trace per call: the call runs without one.
+        tracing
+          ? Effect.flatMap(Effect.serviceOption(Tracer.ParentSpan), (parent) =>
+            traced(name, answered(run(name, input, caller)), callerTrace(meta), Option.filter(parent, isSpan)))
+          : answered(run(name, input, caller)))
 
-    /** The call's span: under the transport's span, or, when the caller sent its trace, in that trace, linked to the transport's. */
-    const traced = (
-      name: string,
-      effect: Effect.Effect<Cited, unknown>,
-      joined: Option.Option<Tracer.ExternalSpan>,
-      transportSpan: Option.Option<Tracer.Span>
-    ): Effect.Effect<ToolResult> =>
+    /** The call's answer: its success, or its error as the tool error body (a defect logged, and answered as INTERNAL_ERROR). */
+    const answered = (effect: Effect.Effect<Cited, unknown>): Effect.Effect<ToolResult> =>
       effect.pipe(
         Effect.map(toolSuccess),
         Effect.catchAll((error) =>
@@ -170,18 +190,26 @@ export class ToolDispatcher extends Effect.Service<ToolDispatcher>()("@tks/mcp/T
           Effect.logError("tool call failed", defect).pipe(
             Effect.as(failure({ code: "INTERNAL_ERROR", message: "The tool failed unexpectedly; the error was logged" }))
           )
-        ),
-        Effect.withSpan(`tools/call ${name}`, {
-          kind: "server",
-          attributes: { "mcp.method.name": "tools/call", "gen_ai.tool.name": name, "gen_ai.operation.name": "execute_tool" },
-          ...(Option.isSome(joined)
-            ? {
-              parent: joined.value,
-              links: Option.isSome(transportSpan) ? [{ _tag: "SpanLink" as const, span: transportSpan.value, attributes: {} }] : []
-            }
-            : {})
-        })
+        )
       )
+
+    /** The call's span: under the transport's span, or, when the caller sent its trace, in that trace, linked to the transport's. */
+    const traced = (
+      name: string,
+      effect: Effect.Effect<ToolResult>,
+      joined: Option.Option<Tracer.ExternalSpan>,
+      transportSpan: Option.Option<Tracer.Span>
+    ): Effect.Effect<ToolResult> =>
+      Effect.withSpan(effect, `tools/call ${name}`, {
+        kind: "server",
+        attributes: { "mcp.method.name": "tools/call", "gen_ai.tool.name": name, "gen_ai.operation.name": "execute_tool" },
+        ...(Option.isSome(joined)
+          ? {
+            parent: joined.value,
+            links: Option.isSome(transportSpan) ? [{ _tag: "SpanLink" as const, span: transportSpan.value, attributes: {} }] : []
+          }
+          : {})
+      })
 
     // The same MCP server answers resources/* (the content its answers cite), as the same callers.
     /** Whether a tool of this name exists (calling one that does not is a protocol error, not a tool error). */
