@@ -56,6 +56,7 @@ const sdkAnswer = async (headers: Record<string, string>, body: unknown, era: "m
 describe("a tools/call answered on the fast path is answered as the SDK answers it", () => {
   const served: ReadonlyArray<[string, Record<string, string>, unknown, "modern" | "legacy"]> = [
     ["2026-07-28, all three headers", modernHeaders, modernCall, "modern"],
+    ["2026-07-28, Accept of JSON only", { ...modernHeaders, accept: "application/json" }, modernCall, "modern"],
     ["2025-11-25", { ...json, "mcp-protocol-version": "2025-11-25" }, legacyCall, "legacy"],
     ["2025-06-18", { ...json, "mcp-protocol-version": "2025-06-18" }, legacyCall, "legacy"],
     ["2025 without a version header", json, legacyCall, "legacy"],
