@@ -1,5 +1,6 @@
 import { Effect, Exit, Scope } from "effect"
 import pg from "pg"
+import { modernEnvelope } from "../../apps/server/test/support/mcp-envelope.js"
 import { localIssuer } from "../../apps/server/test/support/oauth-issuer.js"
 import { type LoadSpec, load, type Measured, type Settings } from "./compare-load.js"
 import type { Running } from "./compare-processes.js"
@@ -15,11 +16,7 @@ export interface McpRounds {
   readonly http: ReadonlyArray<Measured>
 }
 
-const envelope = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {}
-}
+const envelope = modernEnvelope("bench")
 
 /** A 2026-07-28 `tools/call` of list_role_duties, as the SDK v2 client sends it (envelope in `_meta`, the three headers). */
 const toolCall = (url: string, authorization: string, roleId: string, settings: Settings): LoadSpec => ({

@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks"
+import { modernEnvelope } from "../../apps/server/test/support/mcp-envelope.js"
 import { get, ms, table } from "./walk.js"
 import { percentile } from "./samples.js"
 
@@ -23,11 +24,7 @@ interface Pair {
 
 let rpcId = 0
 
-const envelope = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {}
-}
+const envelope = modernEnvelope("bench")
 
 /** One MCP `tools/call` as a 2026-07-28 client sends it (no handshake; the envelope in `_meta`): timed to its full body. */
 const callTool = async (base: string, token: string, tool: string, args: Record<string, unknown>) => {

@@ -1,15 +1,11 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { acmeCallerMatrix } from "./support/callers.js"
+import { modernEnvelope } from "./support/mcp-envelope.js"
 import { raw, TestServerLive } from "./support/server.js"
 import { specTools } from "./support/tool-cases.js"
 
-/** The per-request envelope a 2026-07-28 request carries in `_meta`, in place of a handshake. */
-const envelope = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "curl", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {}
-}
+const envelope = modernEnvelope("curl")
 
 const post = (token: string, message: Record<string, unknown>, headers: Record<string, string> = {}) =>
   raw("POST", "/mcp", { token, body: JSON.stringify({ jsonrpc: "2.0", id: 1, ...message }), headers: { accept: "application/json, text/event-stream", ...headers } })
