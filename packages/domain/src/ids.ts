@@ -59,6 +59,14 @@ export const NotificationId = id("NotificationId")
 export type NotificationId = typeof NotificationId.Type
 export const IssueId = id("IssueId")
 export type IssueId = typeof IssueId.Type
+export const EventId = id("EventId")
+export type EventId = typeof EventId.Type
+export const AuditEventId = id("AuditEventId")
+export type AuditEventId = typeof AuditEventId.Type
+export const WebhookEndpointId = id("WebhookEndpointId")
+export type WebhookEndpointId = typeof WebhookEndpointId.Type
+export const WebhookDeliveryId = id("WebhookDeliveryId")
+export type WebhookDeliveryId = typeof WebhookDeliveryId.Type
 
 /** The prefix each kind of record's id carries. */
 export const IdPrefix = {
@@ -92,6 +100,10 @@ export const IdPrefix = {
   popQuizRecipient: "pqr",
   memberReview: "rev",
   notification: "ntf",
-  issue: "iss"
+  issue: "iss",
+  event: "evt",
+  auditEvent: "aud",
+  webhookEndpoint: "ep",
+  webhookDelivery: "whd"
 } as const
 export type IdKind = keyof typeof IdPrefix
