@@ -1,0 +1,65 @@
+import { Schema } from "effect"
+import { Timestamp } from "./common.js"
+import { EventActor, EventType } from "./events.js"
+
+/**
+ * The audit log: one row per act, written in the act's transaction
+ * (docs/domain.md, Audit log). An act that emits events is named by its
+ * first event's type; the acts that emit none have names of their own.
+ */
+export const AuditOnlyAction = Schema.Literal(
+  "access_token.issued",
+  "access_token.revoked",
+  "webhook_endpoint.created",
+  "webhook_endpoint.updated",
+  "webhook_endpoint.deleted",
+  "webhook_endpoint.secret_rotated",
+  "webhook_endpoint.tested",
+  "webhook_delivery.replayed",
+  "oauth_settings.set",
+  "oauth_settings.cleared",
+  "lesson.unassigned",
+  "lesson.retraining_policy_set",
+  "review_request.cancelled",
+  "quiz_attempt.submitted",
+  "pop_quiz.started",
+  "pop_quiz.answered",
+  "lesson.started",
+  "narration.synthesized",
+  "organization.imported"
+)
+export type AuditOnlyAction = typeof AuditOnlyAction.Type
+
+export const AuditAction = Schema.Union(EventType, AuditOnlyAction).annotations({
+  identifier: "AuditAction",
+  description: "What was done: an event type, or the name of an act that emits no event."
+})
+export type AuditAction = typeof AuditAction.Type
+
+export const AuditTarget = Schema.Struct({
+  type: Schema.String.annotations({ description: "The kind of record: `obligation`, `lesson`, `webhook_endpoint`, ..." }),
+  id: Schema.String
+}).annotations({ identifier: "AuditTarget" })
+export type AuditTarget = typeof AuditTarget.Type
+
+/** A changed field's value before and after the act (absent: the field did not exist before, or no longer does). */
+export const AuditChange = Schema.Struct({
+  old: Schema.optional(Schema.Unknown),
+  new: Schema.optional(Schema.Unknown)
+}).annotations({ identifier: "AuditChange" })
+export type AuditChange = typeof AuditChange.Type
+
+export const AuditEvent = Schema.Struct({
+  id: Schema.String,
+  occurredAt: Timestamp,
+  action: Schema.String.annotations({ description: "What was done: an event type, or the name of an act that emits no event." }),
+  actor: EventActor,
+  targets: Schema.Array(AuditTarget),
+  changes: Schema.NullOr(Schema.Record({ key: Schema.String, value: AuditChange })).annotations({
+    description: "The fields the act changed, with their old and new values (secrets are never shown); null when it changed none."
+  }),
+  requestId: Schema.NullOr(Schema.String),
+  clientIp: Schema.NullOr(Schema.String),
+  userAgent: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "AuditEvent" })
+export type AuditEvent = typeof AuditEvent.Type
