@@ -18,6 +18,7 @@ import { MeGroup } from "./groups/me.js"
 import { MembersGroup } from "./groups/members.js"
 import { NarrationGroup } from "./groups/narration.js"
 import { OAuthSettingsGroup } from "./groups/oauth-settings.js"
+import { EventsGroup } from "./groups/events.js"
 import { PopQuizzesGroup } from "./groups/pop-quizzes.js"
 import { SearchGroup } from "./groups/search.js"
 import { TeamsGroup } from "./groups/teams.js"
@@ -40,6 +41,7 @@ export class Api extends closeInputs(
     .add(DutiesGroup)
     .add(AdministrationGroup)
     .add(OAuthSettingsGroup)
+    .add(EventsGroup)
     .add(ContentGroup)
     .add(DocumentsGroup)
     .add(VideosGroup)

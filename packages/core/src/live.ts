@@ -28,6 +28,9 @@ import { NotificationOutbox } from "./notifications/outbox.js"
 import { ContentProcessing } from "./processing/service.js"
 import { RateLimiter } from "./rate-limits/service.js"
 import { RateLimitSweepLive } from "./rate-limits/sweep.js"
+import { Journal } from "./journal/journal.js"
+import { JournalReads } from "./journal/reads.js"
+import { EventSweepLive } from "./journal/sweep.js"
 import { Search } from "./search/service.js"
 import { Teams } from "./teams/service.js"
 import { ThirdParties } from "./third-parties/service.js"
@@ -73,5 +76,8 @@ export const CoreLive = Layer.mergeAll(
   PopQuizLearner.Default,
   NotificationOutbox.Default,
   Learning.Default,
-  LearningQueue.Default
+  LearningQueue.Default,
+  Journal.Default,
+  JournalReads.Default,
+  EventSweepLive
 )

@@ -1,6 +1,8 @@
 import { Schema } from "effect"
 import { Timestamp } from "./common.js"
+import { OffsetDateTime } from "./due-date.js"
 import { EventActor, EventType } from "./events.js"
+import { PageParams } from "./page-params.js"
 
 /**
  * The audit log: one row per act, written in the act's transaction
@@ -63,3 +65,13 @@ export const AuditEvent = Schema.Struct({
   userAgent: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "AuditEvent" })
 export type AuditEvent = typeof AuditEvent.Type
+
+export const AuditEventParams = Schema.Struct({
+  actor: Schema.optional(Schema.String.annotations({ description: "Only acts by this person (a person id)." })),
+  target: Schema.optional(Schema.String.annotations({ description: "Only acts on this record (any record's id)." })),
+  type: Schema.optional(Schema.String.annotations({ description: "Only acts of this name (an event type or another act's name)." })),
+  since: Schema.optional(OffsetDateTime.annotations({ description: "Only acts at or after this instant (ISO 8601 with offset)." })),
+  until: Schema.optional(OffsetDateTime.annotations({ description: "Only acts before this instant (ISO 8601 with offset)." })),
+  ...PageParams.fields
+})
+export type AuditEventParams = typeof AuditEventParams.Type

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Timestamp } from "./common.js"
+import { Limit } from "./pagination.js"
 
 /**
  * The events an organization's acts emit (docs/domain.md, Events and
@@ -46,7 +47,6 @@ const ObligationRef = Schema.Struct({
   id: Schema.String,
   itemType: Schema.String.annotations(describe("What is owed: `lesson`, `topic` or `item`.")),
   itemId: Schema.String,
-  itemTitle: Schema.String,
   required: Schema.Boolean,
   dueDate: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "EventObligation" })
@@ -131,3 +131,28 @@ export type Event = typeof Event.Type
 
 /** The schema of one event type, for the OpenAPI document's `webhooks`. */
 export const eventSchemaOf = eventOf
+
+/** A feed position as a query parameter: digits only. */
+const PositionText = Schema.String.pipe(
+  Schema.pattern(/^\d{1,18}$/, { message: () => "must be an event's position (a whole number)" })
+)
+
+export const EventFeedParams = Schema.Struct({
+  after: Schema.optional(PositionText.annotations({
+    description: "Only events after this position (the `position` of the last event you processed, or the `nextCursor` of the previous page)."
+  })),
+  type: Schema.optional(EventType.annotations({ description: "Only events of this type." })),
+  limit: Schema.optional(Limit)
+})
+export type EventFeedParams = typeof EventFeedParams.Type
+
+/** How long the feed keeps an event. */
+export const EVENT_RETENTION_DAYS = 30
+
+export const EventFeedPage = Schema.Struct({
+  data: Schema.Array(Event),
+  nextCursor: Schema.NullOr(Schema.String).annotations({
+    description: "The last listed event's position when more may follow at once: pass it as `after`. Null when the feed is read to its end (poll again later with the last position you processed)."
+  })
+}).annotations({ identifier: "EventFeedPage", description: "Events in feed order (ascending position)" })
+export type EventFeedPage = typeof EventFeedPage.Type

@@ -16,6 +16,12 @@ export const policies = {
   oauthSettings: {
     get: policy({ action: "read the organization's identity provider settings", reach: "admins-only" })
   },
+  events: {
+    feed: policy({ action: "read the organization's event feed", reach: "admins-only" })
+  },
+  audit: {
+    list: policy({ action: "read the organization's audit log", reach: "admins-only" })
+  },
   members: {
     list: policy({ action: "list members", permission: "user.read", reach: "admins-else-self" }),
     get: policy({ action: "read a member", permission: "user.read", reach: "admins-else-self" }),

@@ -2,6 +2,7 @@ import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Config, Context, Duration, Effect, FiberId, Predicate, Runtime, type Scope } from "effect"
 import { NarrationSettings } from "@tks/core/narration/settings"
+import { RequestOrigin, type RequestOriginValue } from "@tks/domain/request-origin"
 import { bodyLimit, BodyLimitConfig } from "./body-limit.js"
 import { chooseEncoding, compress } from "./compression.js"
 import { AllowedHostsConfig, PublicUrlConfig } from "../config.js"
@@ -162,6 +163,7 @@ export const EdgeLive = (options: EdgeOptions) =>
             fiber.unsafeInterruptAsFork(DEADLINE_FIBER)
           })
           const handled = limit.guard(request, app).pipe(
+            Effect.provideService(RequestOrigin, originOf(request, requestId)),
             Effect.catchAllCause((cause): Effect.Effect<Response> => {
               // Already answered; this is what the access log records.
               if (late) return Effect.succeed(tooSlowAnswer(timeout))
@@ -187,6 +189,14 @@ export const EdgeLive = (options: EdgeOptions) =>
     }),
     { global: true }
   )
+
+/** Where a request came from, for the audit rows of the acts it does. */
+const originOf = (request: Request, requestId: string): RequestOriginValue => ({
+  transport: "http",
+  requestId,
+  clientIp: request.remoteAddress._tag === "Some" ? request.remoteAddress.value : null,
+  userAgent: request.headers["user-agent"] ?? null
+})
 
 /** Writes an answer straight to Node, as the platform would (no cookies, no streams: an error answer). */
 const writeNow = (nodeResponse: ReturnType<typeof NodeHttpServerRequest.toServerResponse>, method: string, response: Response) => {

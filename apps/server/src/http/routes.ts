@@ -21,6 +21,7 @@ import { MeHandlers } from "./handlers/me.js"
 import { MembersHandlers } from "./handlers/members.js"
 import { NarrationHandlers } from "./handlers/narration.js"
 import { OAuthSettingsHandlers } from "./handlers/oauth-settings.js"
+import { EventsHandlers } from "./handlers/events.js"
 import { PopQuizzesHandlers } from "./handlers/pop-quizzes.js"
 import { SearchHandlers } from "./handlers/search.js"
 import { TeamsHandlers } from "./handlers/teams.js"
@@ -45,6 +46,7 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     DutiesHandlers,
     AdministrationHandlers,
     OAuthSettingsHandlers,
+    EventsHandlers,
     ContentHandlers,
     DocumentsHandlers,
     VideosHandlers,

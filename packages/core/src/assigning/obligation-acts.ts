@@ -6,8 +6,10 @@ import { type ObligationId, OrganizationId } from "@tks/domain/ids"
 import type { Notice } from "@tks/domain/notice"
 import { actProblem, type Obligation, type ObligationAct } from "@tks/domain/obligation"
 import type { Access } from "@tks/domain/policy"
+import { Journal } from "../journal/journal.js"
 import { NotificationOutbox } from "../notifications/outbox.js"
 import { isoOrNull } from "../common/time.js"
+import { obligationAct, obligationRef } from "./obligation-events.js"
 import { dueColumns, dueOf, type ObligationRow, obligationView } from "./obligation-rows.js"
 import { ObligationsRepo } from "./obligations-repo.js"
 import { AssigningPeopleRepo } from "./people-repo.js"
@@ -20,14 +22,15 @@ const instant = (text: string | null | undefined): Date | null => (text == null 
  * policies let no one else in): waive, cancel, set or remove a due date by
  * hand, confirm a date waiting for review. Each is one transaction that
  * locks the obligation, asks the state machine (domain/obligation.ts)
- * whether the act may happen (400 otherwise), writes, and for a lesson
- * tells the person. An obligation of another organization, or none, is 404.
+ * whether the act may happen (400 otherwise), writes, records the act
+ * (its audit row and event), and for a lesson tells the person. An obligation of another organization, or none, is 404.
  */
 export const makeObligationActs = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const obligations = yield* ObligationsRepo
   const people = yield* AssigningPeopleRepo
   const outbox = yield* NotificationOutbox
+  const journal = yield* Journal
 
   /** Locks the obligation and checks the act may happen to it. */
   const admitted = (access: Access, id: ObligationId, act: ObligationAct) =>
@@ -57,6 +60,13 @@ export const makeObligationActs = Effect.gen(function*() {
         endedBy: access.actor.userId
       })
       if (ended === undefined) return yield* Effect.dieMessage("a locked active obligation did not end")
+      const data = { obligation: obligationRef(ended), reason: body.reason }
+      yield* journal.record(obligationAct(
+        access,
+        ended,
+        act === "waive" ? { type: "obligation.waived", data, personId: ended.user_id } : { type: "obligation.cancelled", data, personId: ended.user_id },
+        { status: { old: "active", new: ended.status }, reason: { new: body.reason } }
+      ))
       yield* tellAboutLesson(access, ended, (title) => ({
         _tag: act === "waive" ? "ObligationWaived" : "ObligationCancelled",
         lessonId: ended.item_id,
@@ -67,7 +77,7 @@ export const makeObligationActs = Effect.gen(function*() {
       return view
     }))
 
-  /** Writes a new due-date state of an admitted obligation and answers it. */
+  /** Writes a new due-date state of an admitted obligation, records the change, and answers the obligation. */
   const saveDue = (access: Access, row: ObligationRow, due: DueState) =>
     Effect.gen(function*() {
       yield* obligations.saveMerged(access.actor.organizationId, [{
@@ -77,7 +87,18 @@ export const makeObligationActs = Effect.gen(function*() {
         reason: null,
         retrainingResetsClock: null
       }])
-      return { ...row, ...dueColumns(due) }
+      const saved: ObligationRow = { ...row, ...dueColumns(due) }
+      const previousDueDate = isoOrNull(row.due_date)
+      yield* journal.record(obligationAct(access, saved, {
+        type: "obligation.due_date_changed",
+        data: { obligation: obligationRef(saved), previousDueDate },
+        personId: saved.user_id
+      }, {
+        dueDate: { old: previousDueDate, new: isoOrNull(saved.due_date) },
+        dueDateOverridden: { old: row.due_date_overridden, new: saved.due_date_overridden },
+        needsReview: { old: row.needs_review, new: saved.needs_review }
+      }))
+      return saved
     })
 
   /** Sets (a date) or removes (null) the override; later assignments never move a date set this way. */

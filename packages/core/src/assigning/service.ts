@@ -11,6 +11,7 @@ import type {
 } from "@tks/domain/assigning"
 import type { LessonId, ObligationId } from "@tks/domain/ids"
 import type { Access } from "@tks/domain/policy"
+import { Journal } from "../journal/journal.js"
 import { NotificationOutbox } from "../notifications/outbox.js"
 import { makeAssign } from "./assignments.js"
 import { EnrollmentsRepo } from "./enrollments-repo.js"
@@ -65,6 +66,7 @@ export class Assigning extends Effect.Service<Assigning>()("@tks/core/Assigning"
     EnrollmentsRepo.Default,
     ObligationsRepo.Default,
     QuizPreparation.Default,
-    NotificationOutbox.Default
+    NotificationOutbox.Default,
+    Journal.Default
   ]
 }) {}

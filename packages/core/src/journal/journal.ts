@@ -50,6 +50,19 @@ const batchOf = (events: ReadonlyArray<EventDraft>): EventBatch => {
   return { types, data, personIds }
 }
 
+/** The changes that are changes: a field whose old and new values are equal is left out. */
+const realChanges = (changes: Readonly<Record<string, AuditChange>> | undefined): string | null => {
+  if (changes === undefined) return null
+  const kept: Record<string, AuditChange> = {}
+  let any = false
+  for (const [field, change] of Object.entries(changes)) {
+    if ("old" in change && "new" in change && JSON.stringify(change.old) === JSON.stringify(change.new)) continue
+    kept[field] = change
+    any = true
+  }
+  return any ? JSON.stringify(kept) : null
+}
+
 /**
  * The one way an act leaves a trace (docs/domain.md, Events and the audit
  * log): its audit row and its events, written in the act's own transaction,
@@ -74,7 +87,7 @@ export class Journal extends Effect.Service<Journal>()("@tks/core/Journal", {
           actorTokenId: person?.tokenId ?? null,
           actorName: act.caller._tag === "System" ? act.caller.name : null,
           targets: act.targets,
-          changes: act.changes === undefined || Object.keys(act.changes).length === 0 ? null : JSON.stringify(act.changes),
+          changes: realChanges(act.changes),
           requestId: origin.requestId,
           clientIp: origin.clientIp,
           userAgent: origin.userAgent

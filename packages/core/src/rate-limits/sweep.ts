@@ -1,5 +1,5 @@
 import { Duration, Effect, Layer } from "effect"
-import { sweepSpan } from "../common/sweep-span.js"
+import { sweepEvery, sweepSpan } from "../common/sweep-span.js"
 import { RateLimitRepo } from "./repo.js"
 
 const SWEEP_EVERY = Duration.minutes(5)
@@ -17,6 +17,4 @@ export const sweepExpiredCounters = RateLimitRepo.pipe(
  * counters every few minutes. Every process runs it; the DELETE is
  * idempotent, so several sweeping at once is harmless.
  */
-export const RateLimitSweepLive = Layer.scopedDiscard(
-  Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(SWEEP_EVERY), sweepExpiredCounters)))
-).pipe(Layer.provide(RateLimitRepo.Default))
+export const RateLimitSweepLive = sweepEvery(SWEEP_EVERY, sweepExpiredCounters).pipe(Layer.provide(RateLimitRepo.Default))

@@ -1,0 +1,35 @@
+import { Caller } from "@tks/domain/caller"
+import type { Access } from "@tks/domain/policy"
+import { isoOrNull } from "../common/time.js"
+import type { ActRecord, EventDraft } from "../journal/journal.js"
+import type { ObligationRow } from "./obligation-rows.js"
+
+/** An obligation as its events name it. */
+export const obligationRef = (row: Pick<ObligationRow, "id" | "item_type" | "item_id" | "required" | "due_date">) => ({
+  id: row.id,
+  itemType: row.item_type,
+  itemId: row.item_id,
+  required: row.required,
+  dueDate: isoOrNull(row.due_date)
+})
+
+/** `obligation.created` for each new obligation of one act. */
+export const obligationsCreated = (
+  rows: ReadonlyArray<{ readonly id: string; readonly userId: string }>,
+  shared: Pick<ObligationRow, "item_type" | "item_id" | "required" | "due_date">
+): Array<EventDraft> =>
+  rows.map((row) => ({
+    type: "obligation.created",
+    data: { obligation: obligationRef({ ...shared, id: row.id }) },
+    personId: row.userId
+  }))
+
+/** The audit row and event of an act on one obligation. */
+export const obligationAct = (access: Access, row: ObligationRow, event: EventDraft, changes: ActRecord["changes"]): ActRecord => ({
+  caller: Caller.person(access),
+  orgId: access.actor.organizationId,
+  action: event.type,
+  targets: [{ type: "obligation", id: row.id }, { type: "person", id: row.user_id }],
+  changes,
+  events: [event]
+})
