@@ -119,7 +119,7 @@ layer(TestServerLive, { excludeTestServices: true })("the event feed and the aud
   })
 
   describe("the feed", () => {
-    it.effect("pages by position from `after`, ascending, with nextCursor while a page is full; another organization sees none of it", () =>
+    it.effect("pages by position from `after`, ascending, with a cursor while more follow; another organization sees none of it", () =>
       Effect.gen(function*() {
         const { freshToken, token } = yield* setup
         for (const person of ["cat", "eve"]) {
@@ -133,9 +133,12 @@ layer(TestServerLive, { excludeTestServices: true })("the event feed and the aud
 
         const first = (yield* feed(token("owner"), "?limit=1")).json
         expect(first.data).toHaveLength(1)
-        expect(first.nextCursor).toBe(String(first.data[0].position))
-        const second = (yield* feed(token("owner"), `?limit=1&after=${first.nextCursor}`)).json
+        expect(first.data[0].position).toBe(positions[0])
+        const second = (yield* feed(token("owner"), `?limit=1&cursor=${encodeURIComponent(first.nextCursor)}`)).json
         expect(second.data[0].position).toBe(positions[1])
+        const fromAfter = (yield* feed(token("owner"), `?limit=1&after=${positions[0]}`)).json
+        expect(fromAfter.data[0].position).toBe(positions[1])
+        expectError(yield* feed(token("owner"), `?limit=1&type=obligation.cancelled&cursor=${encodeURIComponent(first.nextCursor)}`), 400, "INVALID_CURSOR", "cursor of another listing")
 
         const last = positions[positions.length - 1]!
         const end = (yield* feed(token("owner"), `?after=${last}`)).json

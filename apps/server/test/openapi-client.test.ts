@@ -36,7 +36,8 @@ const narrowed = (document: any) => {
   visit(paths)
   const schemas = Object.fromEntries([...reached].sort().map((name) => [name, document.components.schemas[name]]))
   return JSON.parse(
-    JSON.stringify({ ...document, paths, components: { ...document.components, schemas } }),
+    // The client calls paths: the document's `webhooks` (what the service sends) are left out with the other paths.
+    JSON.stringify({ ...document, paths, webhooks: undefined, components: { ...document.components, schemas } }),
     // Prose only: a string description or summary, an examples list (a property named so is an object).
     (key, value) =>
       ((key === "description" || key === "summary") && typeof value === "string") || (key === "examples" && Array.isArray(value))

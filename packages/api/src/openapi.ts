@@ -9,6 +9,7 @@ import {
   RequestTimeout,
   UnsupportedMediaType
 } from "@tks/domain/errors"
+import { EventType, eventSchemaOf } from "@tks/domain/events"
 import { Api } from "./api.js"
 
 /**
@@ -32,6 +33,8 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   administration: "Administration reads: findings, org-chart verification and identity-directory sync.",
   oauthSettings:
     "The organization's MCP resource and the identity provider whose access tokens sign people in to it (OAuth 2.1: Protected Resource Metadata, audience-bound JWTs). Organization admins only.",
+  events:
+    "What happened in the organization: the event feed (the same events webhooks deliver, for integrators who poll) and the audit log of every act, with who, from where and what changed. Organization admins only.",
   content: "The library: documents, videos and guides, their text, the knowledge made from them and where they are used.",
   documents: "Adding documents, written in markdown or fetched from a public address: published, or sent to review.",
   videos: "Adding hosted videos of the video-hosting site (no review lane).",
@@ -162,6 +165,8 @@ export const documentTheWire = (spec: OpenApi.OpenAPISpec, publicUrl: string): O
     }
   }
 
+  documentWebhooks(document)
+
   const errorComponents = new Set(
     operationsOf(document).flatMap((operation) =>
       Object.entries(operation.responses)
@@ -180,6 +185,50 @@ export const documentTheWire = (spec: OpenApi.OpenAPISpec, publicUrl: string): O
     if (!JSON.stringify(document).includes(`"#/components/schemas/${name}"`)) delete schemas[name]
   }
   return document
+}
+
+/** The headers of every webhook request (Standard Webhooks). */
+const webhookHeaders = [
+  { name: "webhook-id", description: "The event's id: the same on every retry and replay, so a receiver can deduplicate." },
+  { name: "webhook-timestamp", description: "When this attempt was signed, in seconds since the epoch." },
+  {
+    name: "webhook-signature",
+    description:
+      "Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret (two while a rotated secret is still valid). Any Standard Webhooks verifier checks them."
+  }
+]
+
+/**
+ * OpenAPI 3.1 `webhooks`: one entry per event type of the catalogue, each
+ * the POST a subscribed endpoint receives, with the event's schema (the
+ * same `Event` the feed lists).
+ */
+const documentWebhooks = (document: OpenApiDocument) => {
+  const schemas = document.components.schemas
+  const webhooks: Record<string, unknown> = {}
+  for (const type of EventType.literals) {
+    const schema = OpenApiJsonSchema.makeWithDefs(eventSchemaOf(type), { defs: schemas })
+    webhooks[type] = {
+      post: {
+        summary: `The ${type} event`,
+        description:
+          "Sent to every enabled webhook endpoint subscribed to this type, signed by the Standard Webhooks scheme. Answer 2xx within 10 s; anything else is retried with backoff for 3 days (410 Gone disables the endpoint). Delivery is at least once and not in order: deduplicate by `webhook-id`, order by `position`.",
+        parameters: webhookHeaders.map((header) => ({
+          name: header.name,
+          in: "header",
+          required: true,
+          description: header.description,
+          schema: { type: "string" }
+        })),
+        requestBody: { required: true, content: { "application/json": { schema } } },
+        responses: {
+          "2XX": { description: "Received; the delivery is done." },
+          "410": { description: "Gone: the endpoint is disabled and receives nothing more." }
+        }
+      }
+    }
+  }
+  Object.assign(document, { webhooks })
 }
 
 /** Every error body may carry the request's id, so a caller can quote it. */

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { Timestamp } from "./common.js"
-import { Limit } from "./pagination.js"
+import { PageParams } from "./page-params.js"
 
 /**
  * The events an organization's acts emit (docs/domain.md, Events and
@@ -139,20 +139,13 @@ const PositionText = Schema.String.pipe(
 
 export const EventFeedParams = Schema.Struct({
   after: Schema.optional(PositionText.annotations({
-    description: "Only events after this position (the `position` of the last event you processed, or the `nextCursor` of the previous page)."
+    description: "Only events after this position: the `position` of the last event you processed. A `cursor` from a page of the same listing takes precedence."
   })),
   type: Schema.optional(EventType.annotations({ description: "Only events of this type." })),
-  limit: Schema.optional(Limit)
+  ...PageParams.fields
 })
 export type EventFeedParams = typeof EventFeedParams.Type
 
 /** How long the feed keeps an event. */
 export const EVENT_RETENTION_DAYS = 30
 
-export const EventFeedPage = Schema.Struct({
-  data: Schema.Array(Event),
-  nextCursor: Schema.NullOr(Schema.String).annotations({
-    description: "The last listed event's position when more may follow at once: pass it as `after`. Null when the feed is read to its end (poll again later with the last position you processed)."
-  })
-}).annotations({ identifier: "EventFeedPage", description: "Events in feed order (ascending position)" })
-export type EventFeedPage = typeof EventFeedPage.Type

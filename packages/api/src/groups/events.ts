@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { AuditEventParams, AuditEvent } from "@tks/domain/audit"
-import { EventFeedPage, EventFeedParams } from "@tks/domain/events"
+import { Event, EventFeedParams } from "@tks/domain/events"
 import { Page } from "@tks/domain/pagination"
 import { policies } from "@tks/domain/policies"
 import { Authentication } from "../authentication.js"
@@ -11,11 +11,11 @@ export class EventsGroup extends HttpApiGroup.make("events")
   .add(
     HttpApiEndpoint.get("feed", "/events")
       .setUrlParams(EventFeedParams)
-      .addSuccess(EventFeedPage)
+      .addSuccess(Page(Event))
       .annotate(OpenApi.Summary, "Read the event feed")
       .annotate(
         OpenApi.Description,
-        "The organization's events in feed order (ascending `position`), for integrators who poll instead of receiving webhooks: the same events, in the same shape, as webhooks deliver (see `webhooks` in this document). Resume with `after` = the position of the last event processed; `type` keeps one event type. An event appears once the change that wrote it has committed and every earlier writer has finished, so reading on from a position never skips one. Events are kept 30 days."
+        "The organization's events in feed order (ascending `position`), for integrators who poll instead of receiving webhooks: the same events, in the same shape, as webhooks deliver (see `webhooks` in this document). Start after a position with `after` (the `position` of the last event processed), page on with `cursor`; `type` keeps one event type. When a page ends the feed (`nextCursor` null), poll again later with `after` = the last position read. An event appears once the change that wrote it has committed and every earlier writer has finished, so reading on from a position never skips one. Events are kept 30 days."
       )
       .pipe(requires(policies.events.feed))
   )

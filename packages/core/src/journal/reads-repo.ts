@@ -1,8 +1,15 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { EVENT_RETENTION_DAYS } from "@tks/domain/events"
+import { Schema } from "effect"
 import { newestFirstBy } from "../common/keyset.js"
 import { eventColumns, type EventRow } from "./event-wire.js"
+
+/** The feed's order: ascending position (a bigint, in text: digits only, so the cast in SQL cannot fail). */
+export const byPosition = {
+  key: Schema.String.pipe(Schema.pattern(/^\d{1,19}$/)),
+  keyOf: (row: EventRow): string => row.position
+} as const
 
 /** Newest first by when the act happened. */
 export const auditOrder = newestFirstBy("occurred_at")

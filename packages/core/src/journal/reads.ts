@@ -1,13 +1,12 @@
 import { Effect } from "effect"
 import type { AuditEvent, AuditEventParams } from "@tks/domain/audit"
 import { parseOffsetDateTime } from "@tks/domain/due-date"
-import type { EventFeedPage, EventFeedParams } from "@tks/domain/events"
-import { defaultLimit } from "@tks/domain/pagination"
+import type { EventFeedParams } from "@tks/domain/events"
 import type { Access } from "@tks/domain/policy"
 import { Pagination } from "../common/pagination.js"
 import { traced } from "../common/traced.js"
 import { eventWire } from "./event-wire.js"
-import { type AuditRowRead, auditOrder, JournalReadsRepo } from "./reads-repo.js"
+import { type AuditRowRead, auditOrder, byPosition, JournalReadsRepo } from "./reads-repo.js"
 
 const auditView = (row: AuditRowRead): AuditEvent => ({
   id: row.id,
@@ -39,19 +38,17 @@ export class JournalReads extends Effect.Service<JournalReads>()("@tks/core/Jour
     const pagination = yield* Pagination
 
     const feed = traced("Journal.feed")(function*(access: Access, params: EventFeedParams) {
-      const limit = params.limit ?? defaultLimit
-      const rows = yield* repo.feed({
-        orgId: access.actor.organizationId,
-        after: params.after ?? null,
-        type: params.type ?? null,
-        limit
+      const orgId = access.actor.organizationId
+      const type = params.type ?? null
+      const start = params.after ?? null
+      return yield* pagination.page({
+        // Bound to where the walk started too: a cursor resumes the walk it came from.
+        listing: ["events", orgId, type, start],
+        params,
+        keyset: byPosition,
+        rows: (after, limit) => repo.feed({ orgId, type, after: after ?? start, limit }),
+        view: eventWire
       })
-      const last = rows[rows.length - 1]
-      const page: EventFeedPage = {
-        data: rows.map(eventWire),
-        nextCursor: rows.length === limit && last !== undefined ? last.position : null
-      }
-      return page
     })
 
     const audit = traced("Journal.audit")(function*(access: Access, params: AuditEventParams) {
