@@ -61,6 +61,7 @@ import { largeFixture, VIEWER_KEY } from "./import-fixture.js"
 import { learningQueueStep } from "./learning-queue.js"
 import { explainPageHundred, MEMBER_PAGES } from "./members-plan.js"
 import { assigningBench } from "./assigning.js"
+import { webhookBench } from "./webhooks.js"
 import { narrationBench } from "./narration.js"
 import { toolsBench } from "./tools.js"
 import { libraryReads, type ReadsResult, searchReads } from "./reads.js"
@@ -113,6 +114,8 @@ const samples = Math.max(1, Number(flags.samples) || 50)
 
 /** The lesson of step 6 (fixture key). */
 const ASSIGNED_LESSON = "bench-lesson"
+/** The lesson step 6 assigns to everyone again with a webhook endpoint subscribed (fixture key). */
+const WEBHOOK_LESSON = "bench-lesson-webhooks"
 
 const benchStart = performance.now()
 /** Progress on stderr, with the time since the start. */
@@ -137,7 +140,10 @@ const program = Effect.gen(function*() {
   const fixture = {
     ...largeFixture({ people: peopleCount, roles: roleCount, topics: topicCount, content: contentCount }),
     // The lesson step 6 assigns to everyone, built on one piece of content (its quizzes are prepared from it).
-    lessons: [{ key: ASSIGNED_LESSON, title: "Warehouse safety refresher", content: contentCount > 0 ? ["c0"] : [] }]
+    lessons: [
+      { key: ASSIGNED_LESSON, title: "Warehouse safety refresher", content: contentCount > 0 ? ["c0"] : [] },
+      { key: WEBHOOK_LESSON, title: "Loading dock refresher", content: contentCount > 0 ? ["c0"] : [] }
+    ]
   }
   const input: unknown = JSON.parse(JSON.stringify(fixture)) // as `pnpm cli org import` receives it
   const importer = yield* FixtureImporter
@@ -179,7 +185,15 @@ const program = Effect.gen(function*() {
       lessonId: result.ids.lessons[ASSIGNED_LESSON] ?? "",
       people: peopleCount,
       progress
-    }).pipe(Effect.flatMap((lines) => Effect.sync(() => lines.forEach((line) => console.log(line)))))
+    }).pipe(
+      Effect.tap(({ lines }) => Effect.sync(() => lines.forEach((line) => console.log(line)))),
+      Effect.flatMap(({ firstMs }) =>
+        Effect.promise(() =>
+          webhookBench({ base, token, lessonId: result.ids.lessons[WEBHOOK_LESSON] ?? "", baselineMs: firstMs, progress })
+        )
+      ),
+      Effect.flatMap((lines) => Effect.sync(() => lines.forEach((line) => console.log(line))))
+    )
   if (assigningOnly) return yield* assigning()
 
   const teamId = result.ids["teams"]?.["team150"]
@@ -347,7 +361,10 @@ const learningQueue = () => learningQueueStep({ explainText: flags.explain, prog
 // embedded database) whatever the environment says. The walks send thousands
 // of requests a minute on one token: the per-token limit still counts them,
 // but so high that it never refuses.
-const config = ConfigProvider.fromMap(new Map([["TEST_DATABASE_URL", databaseUrl], ["RATE_LIMIT_PER_MINUTE", "1000000000"]])).pipe(
+// The webhook step delivers to a receiver on loopback.
+const config = ConfigProvider.fromMap(
+  new Map([["TEST_DATABASE_URL", databaseUrl], ["RATE_LIMIT_PER_MINUTE", "1000000000"], ["WEBHOOK_ALLOW_PRIVATE_TARGETS", "true"]])
+).pipe(
   ConfigProvider.orElse(() => ConfigProvider.fromEnv())
 )
 
