@@ -19,6 +19,7 @@ import memberCounts from "./0016_member_counts.js"
 import jobTraceContext from "./0017_job_trace_context.js"
 import itemPositions from "./0018_item_positions.js"
 import oauthSettings from "./0019_oauth_settings.js"
+import idempotencyKeys from "./0022_idempotency_keys.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -40,5 +41,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0016_member_counts": memberCounts,
   "0017_job_trace_context": jobTraceContext,
   "0018_item_positions": itemPositions,
-  "0019_oauth_settings": oauthSettings
+  "0019_oauth_settings": oauthSettings,
+  "0022_idempotency_keys": idempotencyKeys
 }
