@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { BadRequest, ServiceUnavailable } from "@tks/domain/errors"
 import { closeInputs } from "./closed-inputs.js"
+import { keyWrites } from "./idempotent-writes.js"
 import { AdministrationGroup } from "./groups/administration.js"
 import { AssigningGroup } from "./groups/assigning.js"
 import { CompanyRolesGroup } from "./groups/company-roles.js"
@@ -31,7 +32,7 @@ import { VideosGroup } from "./groups/videos.js"
  * (`HttpApiClient.make(Api)`), and the OpenAPI document is generated from it.
  * Its inputs are closed: a body field or query parameter it does not declare is 400.
  */
-export class Api extends closeInputs(
+export class Api extends closeInputs(keyWrites(
   HttpApi.make("tks")
     .add(MeGroup)
     .add(TeamsGroup)
@@ -65,7 +66,7 @@ export class Api extends closeInputs(
         title: "Training and Knowledge Service",
         version: "1.0.0",
         description:
-          "Business knowledge, the org chart and the training built on it. Every path is under /v1, every request carries `Authorization: Bearer <token>`, and every error body is `{code, message, ...}`. Inputs are closed: a body field (at any depth) or query parameter an operation does not declare is 400 `VALIDATION_ERROR` naming it in `issues`, and nothing is done.\n\nEvery authenticated request counts against its access token's rate limit (600 per minute by default, shared by all server processes). Responses carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds); a 429 carries `Retry-After` (seconds) and `{code: \"RATE_LIMITED\", message, limit, retryAfterSeconds}`."
+          "Business knowledge, the org chart and the training built on it. Every path is under /v1, every request carries `Authorization: Bearer <token>`, and every error body is `{code, message, ...}`. Inputs are closed: a body field (at any depth) or query parameter an operation does not declare is 400 `VALIDATION_ERROR` naming it in `issues`, and nothing is done.\n\nEvery authenticated request counts against its access token's rate limit (600 per minute by default, shared by all server processes). Responses carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds); a 429 carries `Retry-After` (seconds) and `{code: \"RATE_LIMITED\", message, limit, retryAfterSeconds}`.\n\n**Idempotent writes.** A POST, PUT or PATCH may carry `Idempotency-Key` (1 to 255 printable ASCII characters; anything else is 400 VALIDATION_ERROR and nothing is done), scoped to the access token: send the same key with the same request again (after a timeout, a lost connection) and you get the first answer again, status and body, with `Idempotent-Replayed: true`, and nothing is done twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; the key while its first request is still running, 409 IDEMPOTENCY_KEY_IN_USE. Answers are kept 24 hours, except a 5xx (it leaves nothing done, so retry with the same key), a 401 and a 429. Narration takes no key (nothing of it is stored)."
       })
     )
-) {}
+)) {}

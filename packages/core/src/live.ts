@@ -10,6 +10,8 @@ import { Documents } from "./intake/documents.js"
 import { DataQualityIssues } from "./issues/service.js"
 import { Videos } from "./intake/videos.js"
 import { Learning } from "./learning/service.js"
+import { Idempotency } from "./idempotency/service.js"
+import { IdempotencySweepLive } from "./idempotency/sweep.js"
 import { EvidencePlaces } from "./knowledge/evidence-places.js"
 import { KnowledgeGraph } from "./knowledge/service.js"
 import { Lessons } from "./lessons/service.js"
@@ -57,6 +59,8 @@ export const CoreLive = Layer.mergeAll(
   Teams.Default,
   RateLimiter.Default,
   RateLimitSweepLive,
+  Idempotency.Default,
+  IdempotencySweepLive,
   Documents.Default,
   Videos.Default,
   ContentReview.Default,

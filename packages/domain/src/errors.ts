@@ -11,7 +11,7 @@ import { Schema } from "effect"
  * own enumerable property, and an encoder that misses it falls back to an
  * empty 500).
  */
-const code = <const C extends string>(value: C) =>
+export const code = <const C extends string>(value: C) =>
   Schema.Literal(value).pipe(Schema.propertySignature, Schema.withConstructorDefault(() => value))
 
 /**

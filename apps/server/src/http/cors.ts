@@ -33,9 +33,9 @@ const isOrigin = (value: string): boolean => {
   }
 }
 
-const ALLOW_HEADERS = "Authorization, Content-Type, X-Request-Id"
+const ALLOW_HEADERS = "Authorization, Content-Type, Idempotency-Key, X-Request-Id"
 const EXPOSE_HEADERS =
-  "RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id"
+  "Idempotent-Replayed, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id"
 const MAX_AGE = "600"
 
 interface CorsOptions {

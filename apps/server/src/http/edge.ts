@@ -1,6 +1,7 @@
 import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Cause, Config, Context, Duration, Effect, FiberId, Predicate, Runtime, type Scope } from "effect"
+import { Cause, Config, Context, Duration, Effect, FiberId, Option, Predicate, Runtime, type Scope } from "effect"
+import { Idempotency } from "@tks/core/idempotency/service"
 import { NarrationSettings } from "@tks/core/narration/settings"
 import { RequestOrigin, type RequestOriginValue } from "@tks/domain/request-origin"
 import { bodyLimit, BodyLimitConfig } from "./body-limit.js"
@@ -11,6 +12,7 @@ import { deadlineTable, deadlineWatch, RequestTimeoutConfig, tooSlowAnswer } fro
 import { requestDurations } from "../observability/metrics-http.js"
 import { causeToResponse, finishErrorAnswer } from "./error-bodies.js"
 import { hostOriginGuard } from "./host-origin.js"
+import { keyedWrites } from "./idempotent-writes.js"
 import { jsonBodyRefusal } from "./media-type.js"
 import { allowedMethodsTable, type RouteSpec, wrongMethodAnswer } from "./method-not-allowed.js"
 import { annotateRequest, REQUEST_ID_HEADER, requestIdFor, withRequestId } from "./request-id.js"
@@ -53,6 +55,8 @@ interface EdgeOptions {
   readonly jsonBodyRoutes?: ReadonlyArray<RouteSpec>
   /** Paths (and everything under them) that answer only their own hosts and origins (DNS-rebinding protection). */
   readonly hostCheckedPaths?: ReadonlyArray<string>
+  /** The writes that take an Idempotency-Key (from the contract); they need core's Idempotency. */
+  readonly keyedWriteRoutes?: ReadonlyArray<RouteSpec>
 }
 
 // Who interrupts a request abandoned at its deadline (the logs' "interrupted by").
@@ -71,12 +75,15 @@ type Request = HttpServerRequest.HttpServerRequest
  * 2. a CORS preflight from an allowed origin for a known path (204);
  * 3. path and query text that is not sound (400);
  * 4. a declared body over the size limit (413);
- * 5. a JSON route's body of another media type (415).
+ * 5. a JSON route's body of another media type (415);
+ * 6. a write's Idempotency-Key that is not a key (400).
  *
  * Otherwise the router runs, reading at most the body limit (413 past it),
  * under the request deadline (503; narration's is its speech timeout plus
  * 5 s, assigning a lesson's 30 s); a wrong method on a known path is 405
- * with Allow, any other failure its JSON error answer. Then every answer,
+ * with Allow, any other failure its JSON error answer. A write with an
+ * Idempotency-Key runs it all in one database transaction that keeps its
+ * answer (idempotent-writes.ts), or answers the one kept. Then every answer,
  * early ones included, gets: the JSON error body made whole (error bodies),
  * the CORS headers, the security headers, the request id (header, error
  * body, log annotations) and, last, compression of the final body. With
@@ -100,6 +107,13 @@ export const EdgeLive = (options: EdgeOptions) =>
       const limit = bodyLimit(config.bodyLimit)
       const refuseMediaType = jsonBodyRefusal(options.jsonBodyRoutes ?? [])
       const wrongMethod = wrongMethodAnswer(allowedMethods)
+      const idempotency = yield* Effect.serviceOption(Idempotency)
+      if (options.keyedWriteRoutes !== undefined && Option.isNone(idempotency)) {
+        return yield* Effect.dieMessage("Writes that take an Idempotency-Key need core's Idempotency service")
+      }
+      const keyed = options.keyedWriteRoutes === undefined || Option.isNone(idempotency)
+        ? undefined
+        : keyedWrites(options.keyedWriteRoutes, idempotency.value)
       const timeoutOf = deadlineTable(config.requestTimeout, [
         { path: NARRATION_PATH, timeout: Duration.max(config.requestTimeout, Duration.sum(config.narration.speechTimeout, Duration.seconds(5))) },
         { path: ASSIGNMENTS_PATH, timeout: Duration.max(config.requestTimeout, ASSIGNMENTS_DEADLINE) }
@@ -146,7 +160,7 @@ export const EdgeLive = (options: EdgeOptions) =>
           }
           const preflight = cors?.preflight(request, path)
           if (preflight !== undefined) return Effect.zipRight(annotate, compress(stamp(path, requestId, preflight), encoding))
-          const early = invalidTextAnswer(url) ?? limit.refuse(request) ?? refuseMediaType(request, path)
+          const early = invalidTextAnswer(url) ?? limit.refuse(request) ?? refuseMediaType(request, path) ?? keyed?.refuse(request, path)
           if (early !== undefined) {
             return Effect.zipRight(annotate, compress(finish(request, path, requestId, early), encoding))
           }
@@ -162,20 +176,24 @@ export const EdgeLive = (options: EdgeOptions) =>
             // may still have happened, as with any timeout.
             fiber.unsafeInterruptAsFork(DEADLINE_FIBER)
           })
-          const handled = limit.guard(request, app).pipe(
+          const answerFailure = (cause: Cause.Cause<unknown>): Effect.Effect<Response> => {
+            // Already answered; this is what the access log records.
+            if (late) return Effect.succeed(tooSlowAnswer(timeout))
+            const tooLarge = limit.answerFor(cause)
+            if (tooLarge !== undefined) return Effect.succeed(tooLarge)
+            const failure = Cause.failureOption(cause)
+            if (failure._tag === "Some" && Predicate.isTagged(failure.value, "RouteNotFound")) {
+              const answer = wrongMethod(request, path)
+              if (answer !== undefined) return Effect.succeed(answer)
+            }
+            return causeToResponse(request, cause)
+          }
+          const routed = limit.guard(request, app).pipe(Effect.catchAllCause(answerFailure))
+          // The whole answer, error bodies included, is what a keyed write keeps.
+          const once = keyed?.once(request, path, routed)
+          const answered = once === undefined ? routed : limit.guard(request, once).pipe(Effect.catchAllCause(answerFailure))
+          const handled = answered.pipe(
             Effect.provideService(RequestOrigin, originOf(request, requestId)),
-            Effect.catchAllCause((cause): Effect.Effect<Response> => {
-              // Already answered; this is what the access log records.
-              if (late) return Effect.succeed(tooSlowAnswer(timeout))
-              const tooLarge = limit.answerFor(cause)
-              if (tooLarge !== undefined) return Effect.succeed(tooLarge)
-              const failure = Cause.failureOption(cause)
-              if (failure._tag === "Some" && Predicate.isTagged(failure.value, "RouteNotFound")) {
-                const answer = wrongMethod(request, path)
-                if (answer !== undefined) return Effect.succeed(answer)
-              }
-              return causeToResponse(request, cause)
-            }),
             // Compression is not the route's time: the docs page's first
             // brotli takes seconds, once.
             Effect.ensuring(Effect.sync(() => deadlines.release(watched))),

@@ -4,7 +4,8 @@ import { type Counted, type RateLimitDecision, TooManyRequests } from "@tks/doma
 
 const REMAINING = "ratelimit-remaining"
 
-const decisionHeaders = (decision: RateLimitDecision) => ({
+/** The `RateLimit-*` headers of a granted call. */
+export const decisionHeaders = (decision: RateLimitDecision) => ({
   "ratelimit-limit": String(decision.limit),
   [REMAINING]: String(decision.remaining),
   "ratelimit-reset": String(decision.resetSeconds)
@@ -27,14 +28,15 @@ interface Refusal {
   readonly retryAfterSeconds: number
 }
 
-/** A refusal's `Retry-After` and `RateLimit-*` headers; error schemas carry no headers. */
+/** A refusal's `Retry-After` and `RateLimit-*` headers. */
+export const refusalHeaders = (error: Refusal) => ({
+  "retry-after": String(error.retryAfterSeconds),
+  ...decisionHeaders({ limit: error.limit, remaining: 0, resetSeconds: error.retryAfterSeconds })
+})
+
+/** A refusal's headers on the response; error schemas carry no headers. */
 const reportRefusal = (error: Refusal) =>
-  HttpApp.appendPreResponseHandler((_request, response) =>
-    Effect.succeed(HttpServerResponse.setHeaders(response, {
-      "retry-after": String(error.retryAfterSeconds),
-      ...decisionHeaders({ limit: error.limit, remaining: 0, resetSeconds: error.retryAfterSeconds })
-    }))
-  )
+  HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, refusalHeaders(error))))
 
 /**
  * Puts a rate-limit check's outcome on the response: the `RateLimit-*`

@@ -1,6 +1,7 @@
 import { HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { Api } from "@tks/api/api"
+import { keyedWriteRoutes } from "@tks/api/idempotent-writes"
 import { AuthenticationLive } from "./authentication.js"
 import { ClosedQueryLive } from "./closed-query.js"
 import { EdgeLive } from "./edge.js"
@@ -76,6 +77,7 @@ const Edge = EdgeLive({
   ],
   docsPaths: [DOCS_PATH],
   jsonBodyRoutes: jsonBodyRoutesOfApi(Api),
+  keyedWriteRoutes: keyedWriteRoutes(Api),
   hostCheckedPaths: [MCP_PATH, RPC_PATH]
 })
 

@@ -1,4 +1,4 @@
-import { Clock, Context, type Duration, Effect, Exit, FiberRef, Layer, Option } from "effect"
+import { Clock, Context, Effect, Exit, FiberRef, Option } from "effect"
 
 /**
  * A background sweep (run every few seconds in every process) traced only
@@ -34,10 +34,3 @@ export const sweepSpan = <A, E, R>(
       }))
   })
 
-/**
- * A layer whose background fiber, ending with the service, runs `sweep`
- * every `every`. Every process runs it: a sweep must be idempotent, so
- * several at once are harmless.
- */
-export const sweepEvery = <R>(every: Duration.Duration, sweep: Effect.Effect<void, never, R>): Layer.Layer<never, never, R> =>
-  Layer.scopedDiscard(Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(every), sweep))))
