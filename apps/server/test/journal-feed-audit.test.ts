@@ -97,7 +97,7 @@ layer(TestServerLive, { excludeTestServices: true })("the event feed and the aud
         const rows = (yield* audit(token("owner"), `?target=${id}`)).json.data
         expect(rows.map((row: any) => row.action)).toEqual(["obligation.cancelled"])
         const events = (yield* feed(token("owner"))).json.data.filter((event: any) => event.data.obligation?.id === id)
-        expect(events.map((event: any) => event.type)).toEqual(["obligation.cancelled"])
+        expect(events.map((event: any) => event.type)).toEqual(["obligation.created", "obligation.cancelled"])
       }))
 
     it.effect("a due date set by hand is obligation.due_date_changed, with the previous date and only the fields that changed", () =>

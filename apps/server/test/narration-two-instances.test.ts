@@ -58,7 +58,7 @@ layer(TestLayer, { excludeTestServices: true })("the narration allowance across 
         expect(spoken.length).toBe(fits)
         expect(spoken.every((answer) => answer.body.characters === text.length)).toBe(true)
         for (const answer of refused) {
-          expect(answer.status).toBe(429)
+          expect(answer.status, JSON.stringify(answer.body)).toBe(429)
           expect(answer.body.code).toBe("NARRATION_QUOTA_EXCEEDED")
           expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1)
         }

@@ -40,7 +40,7 @@ export const LessonRef = Schema.Struct({ id: Schema.String, title: Schema.String
 export const ContentRef = Schema.Struct({
   id: Schema.String,
   title: Schema.String,
-  kind: Schema.Literal("document", "video")
+  kind: Schema.Literal("document", "video", "guide")
 }).annotations({ identifier: "EventContent" })
 
 const ObligationRef = Schema.Struct({

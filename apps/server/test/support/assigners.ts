@@ -6,6 +6,7 @@ import type { ImportResult, OrgFixtureInput } from "@tks/core/org-import/schema"
 import { assigners, elsewhere } from "@tks/core/testing/assigners"
 import { Caller } from "@tks/domain/caller"
 import { AccessTokenId, OrganizationId, UserId } from "@tks/domain/ids"
+import { storedAuditNaming, storedEventsNaming } from "./journal.js"
 import { once } from "./once.js"
 import { expectError } from "./responses.js"
 import { importFixture, raw, type RawResponse } from "./server.js"
@@ -97,6 +98,9 @@ export interface TrainingState {
   readonly quizJobs: number
   /** `${userId} ${channel} ${kind}` of every notification about the lesson (whatever its delivery status), sorted. */
   readonly told: ReadonlyArray<string>
+  /** The actions of the audit rows naming the lesson, and the types of the events naming it, sorted. */
+  readonly audit: ReadonlyArray<string>
+  readonly events: ReadonlyArray<string>
 }
 
 /** What a lesson's training looks like in the database: to show that a refused call changed nothing. */
@@ -120,13 +124,15 @@ export const trainingState = (lessonId: string) =>
         obligations: obligations.map((row) => row.line),
         quizzes: counts!.quizzes,
         quizJobs: counts!.jobs,
-        told: told.map((row) => row.line)
+        told: told.map((row) => row.line),
+        audit: yield* Effect.provideService(storedAuditNaming(lessonId), SqlClient.SqlClient, sql),
+        events: yield* Effect.provideService(storedEventsNaming(lessonId), SqlClient.SqlClient, sql)
       }
       return state
     })
   )
 
-/** The call is refused with `status` and `code`, and the lesson's training is as it was before (nothing changed for anyone). */
+/** The call is refused with `status` and `code`, and the lesson's training is as it was before (nothing changed for anyone, nothing recorded). */
 export const expectRefused = <R>(lessonId: string, call: Effect.Effect<RawResponse, never, R>, status: number, code: string, label: string) =>
   Effect.gen(function*() {
     const before = yield* trainingState(lessonId)

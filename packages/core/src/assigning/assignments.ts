@@ -1,13 +1,16 @@
 import { Effect } from "effect"
 import type { AssignmentRequest, AssignmentResult } from "@tks/domain/assigning"
 import { type AskedDue, askedDue, initialDue } from "@tks/domain/due-date"
+import { Caller } from "@tks/domain/caller"
 import { type LessonId, OrganizationId } from "@tks/domain/ids"
 import { mergeAssignment } from "@tks/domain/obligation"
 import type { Access } from "@tks/domain/policy"
 import { newId } from "../common/ids.js"
 import { isoOrNull } from "../common/time.js"
 import { admitAudience } from "./admission.js"
+import { enrollmentsCreated } from "./enrollment-events.js"
 import { lessonActs } from "./lesson-acts.js"
+import { obligationsCreated } from "./obligation-events.js"
 import { dueColumns, dueOf, type ObligationRow } from "./obligation-rows.js"
 import type { MergedObligation } from "./obligations-repo.js"
 import { closedLesson, nobodyReached, noSuchLesson, personalLesson } from "./refusals.js"
@@ -48,10 +51,13 @@ const byDueDate = (entries: ReadonlyArray<readonly [string, Date | null]>) => {
  *    and people with it in progress), merged into an active one where there
  *    is one (required wins, the earlier date wins unless set by
  *    hand). People who completed it are left as they were, save an active
- *    obligation merging.
+ *    obligation merging;
+ * 5. the act's audit row (on the lesson) with an `enrollment.created` per
+ *    enrollment and an `obligation.created` per obligation it wrote, all in
+ *    one journal write.
  */
 export const makeAssign = Effect.gen(function*() {
-  const { enrollWithQuizzes, obligations, outbox, people, sql } = yield* lessonActs
+  const { enrollWithQuizzes, journal, obligations, outbox, people, sql } = yield* lessonActs
 
   return (access: Access, lessonId: LessonId, body: AssignmentRequest) =>
     sql.withTransaction(Effect.gen(function*() {
@@ -86,7 +92,7 @@ export const makeAssign = Effect.gen(function*() {
         .filter((t) => !owing.has(t.user_id) && !(t.completed && !t.in_progress))
         .map((t) => ({ id: newId("obligation"), userId: t.user_id }))
       const due = initialDue(asked.due)
-      yield* obligations.insert(orgId, {
+      const written = yield* obligations.insert(orgId, {
         itemType: "lesson",
         itemId: lesson.id,
         kind: "assignment",
@@ -97,6 +103,20 @@ export const makeAssign = Effect.gen(function*() {
         retrainingResetsClock: null
       }, fresh)
       for (const row of fresh) dueOfPerson.set(row.userId, due.dueDate)
+
+      // Someone a concurrent act gave an active obligation meanwhile was skipped: only the rows written are events.
+      const writtenIds = new Set(written)
+      const owers = written.length === fresh.length ? fresh : fresh.filter((row) => writtenIds.has(row.id))
+      const events = enrollmentsCreated(enrolled, lesson).concat(
+        obligationsCreated(owers, { item_type: "lesson", item_id: lesson.id, required: true, due_date: due.dueDate })
+      )
+      yield* journal.record({
+        caller: Caller.person(access),
+        orgId,
+        action: events[0]?.type ?? "lesson.assigned",
+        targets: [{ type: "lesson", id: lesson.id }],
+        events
+      })
 
       const told = byDueDate(enrolled.map((row) => [row.user_id, dueOfPerson.get(row.user_id) ?? null] as const))
       for (const [dueDate, userIds] of told) {

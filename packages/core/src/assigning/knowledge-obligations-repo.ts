@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { KnowledgeObligationRequest } from "@tks/domain/assigning"
+import { Caller } from "@tks/domain/caller"
 import { dueInDays, initialDue, noDeadline } from "@tks/domain/due-date"
 import { mergeAssignment, type Obligation } from "@tks/domain/obligation"
 import type { Access } from "@tks/domain/policy"
@@ -8,8 +9,10 @@ import { heldDuties } from "../duties/holdings.js"
 import { dutyTargets } from "../duties/targets.js"
 import { itemVisible, readerOf, topicVisible } from "../knowledge/access.js"
 import { newId } from "../common/ids.js"
+import { Journal } from "../journal/journal.js"
 import { admitNamed } from "./admission.js"
-import { dueColumns, dueOf, obligationView } from "./obligation-rows.js"
+import { obligationChanges, obligationsCreated } from "./obligation-events.js"
+import { dueColumns, dueOf, type ObligationRow, obligationView } from "./obligation-rows.js"
 import { ObligationsRepo } from "./obligations-repo.js"
 import { AssigningPeopleRepo } from "./people-repo.js"
 import { noDuty, unknownItem } from "./refusals.js"
@@ -23,12 +26,15 @@ import { noDuty, unknownItem } from "./refusals.js"
  * `dueDays` counts from the date the person took on the duty, so a
  * later request after they took it on again flags the date for review. An
  * active obligation on the same thing is merged into (required wins, the
- * earlier date wins unless set by hand); the reason is kept.
+ * earlier date wins unless set by hand); the reason is kept. The audit row
+ * names the obligation, the person and the topic or item:
+ * `obligation.created` with its event, or `obligation.merged`.
  */
 export const makeCreateKnowledgeObligation = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const people = yield* AssigningPeopleRepo
   const obligations = yield* ObligationsRepo
+  const journal = yield* Journal
 
   /**
    * When the person took on a duty reaching the target (the earliest of the
@@ -66,11 +72,22 @@ export const makeCreateKnowledgeObligation = Effect.gen(function*() {
       yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`obligation:${orgId}:${body.userId}:${body.itemType}:${body.itemId}`}))`
       const asked = { required: true, due: body.dueDays === undefined ? noDeadline : dueInDays(body.dueDays, "duty", tookOnAt) }
       const reason = body.reason ?? null
+      const recorded = (row: ObligationRow, before: ObligationRow | undefined) =>
+        journal.record({
+          caller: Caller.person(access),
+          orgId,
+          action: before === undefined ? "obligation.created" : "obligation.merged",
+          targets: [{ type: "obligation", id: row.id }, { type: "person", id: row.user_id }, { type: row.item_type, id: row.item_id }],
+          changes: obligationChanges(before, row, reason),
+          events: before === undefined ? obligationsCreated([{ id: row.id, userId: row.user_id }], row) : []
+        })
       const [active] = yield* obligations.lockActive(orgId, body.itemType, body.itemId, [body.userId])
       if (active !== undefined) {
         const merged = mergeAssignment({ required: active.required, due: dueOf(active) }, asked)
         yield* obligations.saveMerged(orgId, [{ id: active.id, required: merged.required, due: merged.due, reason, retrainingResetsClock: null }])
-        const view: Obligation = obligationView({ ...active, required: merged.required, ...dueColumns(merged.due) })
+        const saved: ObligationRow = { ...active, required: merged.required, ...dueColumns(merged.due) }
+        yield* recorded(saved, active)
+        const view: Obligation = obligationView(saved)
         return view
       }
       const id = newId("obligation")
@@ -86,6 +103,7 @@ export const makeCreateKnowledgeObligation = Effect.gen(function*() {
       }, [{ id, userId: body.userId }])
       const [written] = yield* obligations.byIds(orgId, [id])
       if (written === undefined) return yield* Effect.dieMessage("the knowledge obligation was not written")
+      yield* recorded(written, undefined)
       const view: Obligation = obligationView(written)
       return view
     }))

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { OrganizationId } from "@tks/domain/ids"
+import { Journal } from "../journal/journal.js"
 import { NotificationOutbox } from "../notifications/outbox.js"
 import { QuizPreparation } from "../quizzes/preparation.js"
 import { EnrollmentsRepo } from "./enrollments-repo.js"
@@ -9,7 +10,7 @@ import { AssigningPeopleRepo } from "./people-repo.js"
 
 /**
  * What the acts that enroll people in a lesson share (assignments and
- * retraining assignments): the repositories, the outbox, and enrolling with
+ * retraining assignments): the repositories, the outbox, the journal, and enrolling with
  * the quiz prepared for each new enrollment in the same transaction
  * (a quiz is prepared when a person is enrolled).
  */
@@ -20,6 +21,7 @@ export const lessonActs = Effect.gen(function*() {
   const outbox = yield* NotificationOutbox
   const enrollments = yield* EnrollmentsRepo
   const quizzes = yield* QuizPreparation
+  const journal = yield* Journal
 
   /** Enrolls those of `userIds` without the lesson in progress and prepares their quizzes; returns the new enrollments. */
   const enrollWithQuizzes = (input: {
@@ -30,5 +32,5 @@ export const lessonActs = Effect.gen(function*() {
   }) =>
     Effect.tap(enrollments.enroll(input), (enrolled) => quizzes.prepare({ orgId: input.orgId, enrollmentIds: enrolled.map((row) => row.id) }))
 
-  return { sql, people, obligations, outbox, enrollWithQuizzes } as const
+  return { sql, people, obligations, outbox, journal, enrollWithQuizzes } as const
 })

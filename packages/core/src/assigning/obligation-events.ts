@@ -24,6 +24,19 @@ export const obligationsCreated = (
     personId: row.userId
   }))
 
+/** What an assigning act set on one obligation: a new one's values, or a merged one's fields before and after. */
+export const obligationChanges = (
+  before: Pick<ObligationRow, "required" | "due_date"> | undefined,
+  after: Pick<ObligationRow, "required" | "due_date">,
+  reason: string | null
+): ActRecord["changes"] =>
+  before === undefined
+    ? { required: { new: after.required }, dueDate: { new: isoOrNull(after.due_date) }, ...(reason === null ? {} : { reason: { new: reason } }) }
+    : {
+      required: { old: before.required, new: after.required },
+      dueDate: { old: isoOrNull(before.due_date), new: isoOrNull(after.due_date) }
+    }
+
 /** The audit row and event of an act on one obligation. */
 export const obligationAct = (access: Access, row: ObligationRow, event: EventDraft, changes: ActRecord["changes"]): ActRecord => ({
   caller: Caller.person(access),

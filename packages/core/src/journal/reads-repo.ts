@@ -60,7 +60,8 @@ export class JournalReadsRepo extends Effect.Service<JournalReadsRepo>()("@tks/c
           ${input.after === null ? sql`` : sql`AND position > ${input.after}::bigint`}
           AND tx < pg_snapshot_xmin(pg_current_snapshot())
           AND occurred_at > now() - make_interval(days => ${EVENT_RETENTION_DAYS})
-        ORDER BY position
+        -- The bigint column, not the select list's text alias of it (which would put 10 before 2).
+        ORDER BY events.position
         LIMIT ${input.limit}`
 
     /** Audit rows newest first with the filters given (each has its index; a target is found through target_ids). */

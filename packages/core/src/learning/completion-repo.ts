@@ -1,6 +1,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect } from "effect"
 import type { EnrollmentId, OrganizationId, UserId } from "@tks/domain/ids"
+import { obligationColumns, type ObligationRow } from "../assigning/obligation-rows.js"
 import { heldDuties } from "../duties/holdings.js"
 import { itemLive } from "../knowledge/access.js"
 
@@ -18,6 +19,8 @@ type Sql = SqlClient.SqlClient
  *   PARTIAL by a failed attempt where it was NONE; it is never lowered;
  * - the person's active topic and item obligations on those topics complete
  *   when mastery now meets what is expected of them (below).
+ *
+ * The completing statements answer what they completed, for the act's events.
  */
 
 /** The topics lesson `lessonId` covers. */
@@ -31,19 +34,22 @@ const coveredTopics = (sql: Sql, orgId: OrganizationId, lessonId: string): State
 export class CompletionRepo extends Effect.Service<CompletionRepo>()("@tks/core/CompletionRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const returned = (alias: string) => sql.literal(obligationColumns.map((column) => `${alias}.${column}`).join(", "))
 
-    /** The enrollment completed with `score`; retrain_at = completion + the policy's interval, when the lesson has one. */
+    /** The enrollment completed with `score`; retrain_at = completion + the policy's interval, when the lesson has one. True when it was in progress. */
     const completeEnrollment = (orgId: OrganizationId, enrollmentId: EnrollmentId, score: number) =>
-      sql`
+      sql<{ id: string }>`
         UPDATE enrollments e SET status = 'completed', completed_at = now(), score = ${score},
           retrain_at = now() + (SELECT p.interval_days FROM lesson_retraining_policies p
                                 WHERE p.org_id = e.org_id AND p.lesson_id = e.lesson_id) * interval '1 day'
-        WHERE e.org_id = ${orgId} AND e.id = ${enrollmentId} AND e.status = 'in_progress'`
+        WHERE e.org_id = ${orgId} AND e.id = ${enrollmentId} AND e.status = 'in_progress'
+        RETURNING e.id`.pipe(Effect.map((rows) => rows.length === 1))
 
     const completeLessonObligations = (orgId: OrganizationId, userId: UserId, lessonId: string) =>
-      sql`
-        UPDATE obligations SET status = 'completed', completed_at = now(), updated_at = now()
-        WHERE org_id = ${orgId} AND user_id = ${userId} AND item_type = 'lesson' AND item_id = ${lessonId} AND status = 'active'`
+      sql<ObligationRow>`
+        UPDATE obligations o SET status = 'completed', completed_at = now(), updated_at = now()
+        WHERE o.org_id = ${orgId} AND o.user_id = ${userId} AND o.item_type = 'lesson' AND o.item_id = ${lessonId} AND o.status = 'active'
+        RETURNING ${returned("o")}`
 
     /** MASTERED on every covered topic (proven now), or PARTIAL where the person had NONE. */
     const raiseMastery = (orgId: OrganizationId, userId: UserId, lessonId: string, level: "MASTERED" | "PARTIAL") =>
@@ -64,7 +70,7 @@ export class CompletionRepo extends Effect.Service<CompletionRepo>()("@tks/core/
      * topic's.
      */
     const completeSatisfiedObligations = (orgId: OrganizationId, userId: UserId, lessonId: string) =>
-      sql`
+      sql<ObligationRow>`
         WITH held AS MATERIALIZED (${heldDuties(sql, { orgId, userId })})
         UPDATE obligations o SET status = 'completed', completed_at = now(), updated_at = now()
         FROM (
@@ -94,7 +100,8 @@ export class CompletionRepo extends Effect.Service<CompletionRepo>()("@tks/core/
             )
             SELECT EXISTS (SELECT 1 FROM reaching)
               AND NOT EXISTS (SELECT 1 FROM reaching WHERE raci IN ('RESPONSIBLE', 'ACCOUNTABLE') OR senior)
-          ))`
+          ))
+        RETURNING ${returned("o")}`
 
     return { completeEnrollment, completeLessonObligations, raiseMastery, completeSatisfiedObligations } as const
   })

@@ -9,6 +9,7 @@ import { newId } from "../common/ids.js"
 /** A lesson as starting it sees it, with the caller's enrollment in progress if they have one. */
 interface LessonToStart {
   readonly id: string
+  readonly title: string
   readonly status: "open" | "closed"
   readonly personal_for_user_id: string | null
   readonly readable: boolean
@@ -50,15 +51,17 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@tks/core/Lear
 
     const lessonToStart = (orgId: OrganizationId, userId: UserId, reader: Reader, lessonId: LessonId) =>
       sql<LessonToStart>`
-        SELECT l.id, l.status, l.personal_for_user_id,
+        SELECT l.id, l.title, l.status, l.personal_for_user_id,
           (${lessonReadable(sql, reader, "l")} OR l.personal_for_user_id = ${userId}) AS readable,
           (SELECT e.id FROM enrollments e
            WHERE e.org_id = l.org_id AND e.user_id = ${userId} AND e.lesson_id = l.id AND e.status = 'in_progress') AS open_enrollment_id
         FROM lessons l WHERE l.org_id = ${orgId} AND l.id = ${lessonId}`.pipe(Effect.map((rows) => rows[0]))
 
-    /** Marks an enrollment started; starting again keeps the first time. */
+    /** Marks an enrollment started; starting again keeps the first time. The start time when it starts now. */
     const markStarted = (orgId: OrganizationId, enrollmentId: string) =>
-      sql`UPDATE enrollments SET started_at = coalesce(started_at, now()) WHERE org_id = ${orgId} AND id = ${enrollmentId}`
+      sql<{ started_at: Date }>`
+        UPDATE enrollments SET started_at = now() WHERE org_id = ${orgId} AND id = ${enrollmentId} AND started_at IS NULL
+        RETURNING started_at`.pipe(Effect.map((rows) => rows[0]?.started_at))
 
     /**
      * A self-enrollment, started now. Null when another request enrolled the

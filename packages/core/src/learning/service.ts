@@ -1,11 +1,16 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { Caller } from "@tks/domain/caller"
 import { BadRequest, NotFound } from "@tks/domain/errors"
 import type { EnrollmentId, LessonId } from "@tks/domain/ids"
 import type { LearnerEnrollment, LearnerQuiz, QuizAnswers } from "@tks/domain/learning"
 import { LearningCode } from "@tks/domain/learning"
 import { answersProblem, type QuizResult, scoreQuiz } from "@tks/domain/quiz"
 import type { Access } from "@tks/domain/policy"
+import { enrollmentsCreated } from "../assigning/enrollment-events.js"
+import { obligationRef } from "../assigning/obligation-events.js"
+import type { ObligationRow } from "../assigning/obligation-rows.js"
+import { type EventDraft, Journal } from "../journal/journal.js"
 import { readerOf } from "../knowledge/access.js"
 import { QuizPreparation } from "../quizzes/preparation.js"
 import { Links } from "../common/links.js"
@@ -14,11 +19,18 @@ import { CompletionRepo } from "./completion-repo.js"
 import { type EnrollmentRow, LearningRepo } from "./repo.js"
 import { traced } from "../common/traced.js"
 
+const obligationCompleted = (row: ObligationRow): EventDraft => ({
+  type: "obligation.completed",
+  data: { obligation: obligationRef(row) },
+  personId: row.user_id
+})
+
 /**
  * The learner's acts (`/v1/me/...`, policies.learner): start a lesson, read
  * the quiz prepared for an enrollment, submit answers. Always the caller's
  * own records (reach `self`): another person's enrollment, or one of another
- * organization, is 404 as if absent. Each act is one transaction.
+ * organization, is 404 as if absent. Each act is one transaction, with its
+ * audit row and events.
  */
 export class Learning extends Effect.Service<Learning>()("@tks/core/Learning", {
   effect: Effect.gen(function*() {
@@ -27,6 +39,7 @@ export class Learning extends Effect.Service<Learning>()("@tks/core/Learning", {
     const completion = yield* CompletionRepo
     const preparation = yield* QuizPreparation
     const links = yield* Links
+    const journal = yield* Journal
 
     const noLesson = () => new NotFound({ message: "No such lesson" })
     const noEnrollment = () => new NotFound({ message: "No such enrollment" })
@@ -50,7 +63,8 @@ export class Learning extends Effect.Service<Learning>()("@tks/core/Learning", {
      * `created` false. Without one: a lesson the caller cannot read is 404; a
      * closed lesson (unless it was made for them) or one made for someone
      * else is 400; otherwise a self-enrollment is created, started, and its
-     * quiz prepared; `created` true.
+     * quiz prepared; `created` true. Recorded as `enrollment.created` (with
+     * its event) or `lesson.started`.
      */
     const startLesson = traced("Learning.startLesson")(function*(access: Access, lessonId: LessonId) {
       const { organizationId: orgId, userId } = access.actor
@@ -76,12 +90,22 @@ export class Learning extends Effect.Service<Learning>()("@tks/core/Learning", {
         // Enrolled meanwhile by another request (an assignment, a second start): start that one.
         enrollmentId ??= (yield* repo.lessonToStart(orgId, userId, readerOf(access.actor), lessonId))?.open_enrollment_id ?? null
         if (enrollmentId === null) return yield* noLesson()
+        let startedNow: Date | undefined
         if (!created) {
-          yield* repo.markStarted(orgId, enrollmentId)
+          startedNow = yield* repo.markStarted(orgId, enrollmentId)
           yield* preparation.retryFailed({ orgId, enrollmentId })
         }
         const row = yield* repo.enrollment(orgId, userId, enrollmentId)
         if (row === undefined) return yield* noLesson()
+        const events = created ? enrollmentsCreated([{ id: row.id, user_id: userId }], lesson) : []
+        yield* journal.record({
+          caller: Caller.person(access),
+          orgId,
+          action: events[0]?.type ?? "lesson.started",
+          targets: [{ type: "enrollment", id: row.id }, { type: "lesson", id: lesson.id }],
+          changes: startedNow === undefined ? undefined : { startedAt: { old: null, new: iso(startedNow) } },
+          events
+        })
         return { enrollment: enrollmentView(row), created }
       }))
       return yield* started
@@ -111,7 +135,10 @@ export class Learning extends Effect.Service<Learning>()("@tks/core/Learning", {
      * Scores the caller's answers and keeps the attempt. A pass (score >= 0.8)
      * completes the enrollment, its lesson obligations, raises mastery and
      * completes the knowledge obligations it satisfies; a failed attempt
-     * raises mastery to PARTIAL where it was NONE. Refused with 400 while the
+     * raises mastery to PARTIAL where it was NONE. Recorded with an
+     * `enrollment.completed` and an `obligation.completed` for what it
+     * completed (named by the first), else as `quiz_attempt.submitted`; the
+     * answers are never in the record. Refused with 400 while the
      * quiz is not READY (QUIZ_NOT_READY), once the enrollment is completed
      * (ENROLLMENT_COMPLETED), and for answers to questions the quiz does not
      * have or answered twice (INVALID_ANSWERS).
@@ -134,12 +161,29 @@ export class Learning extends Effect.Service<Learning>()("@tks/core/Learning", {
         if (problem !== null) return yield* new BadRequest({ code: LearningCode.invalidAnswers, message: problem })
         const scored = scoreQuiz(row.questions, body.answers)
         const attempt = yield* repo.insertAttempt({ orgId, userId, enrollmentId, ...scored })
+        const events: Array<EventDraft> = []
         if (scored.passed) {
-          yield* completion.completeEnrollment(orgId, enrollmentId, scored.score)
-          yield* completion.completeLessonObligations(orgId, userId, row.lesson_id)
+          if (yield* completion.completeEnrollment(orgId, enrollmentId, scored.score)) {
+            events.push({
+              type: "enrollment.completed",
+              data: { enrollment: { id: enrollmentId, score: scored.score }, lesson: { id: row.lesson_id, title: row.title } },
+              personId: userId
+            })
+          }
+          const lessonObligations = yield* completion.completeLessonObligations(orgId, userId, row.lesson_id)
+          for (const done of lessonObligations) events.push(obligationCompleted(done))
         }
         yield* completion.raiseMastery(orgId, userId, row.lesson_id, scored.passed ? "MASTERED" : "PARTIAL")
-        yield* completion.completeSatisfiedObligations(orgId, userId, row.lesson_id)
+        const satisfied = yield* completion.completeSatisfiedObligations(orgId, userId, row.lesson_id)
+        for (const done of satisfied) events.push(obligationCompleted(done))
+        yield* journal.record({
+          caller: Caller.person(access),
+          orgId,
+          action: events[0]?.type ?? "quiz_attempt.submitted",
+          targets: [{ type: "quiz_attempt", id: attempt.id }, { type: "enrollment", id: enrollmentId }, { type: "lesson", id: row.lesson_id }],
+          changes: { score: { new: scored.score }, passed: { new: scored.passed } },
+          events
+        })
         const result: QuizResult = {
           id: attempt.id,
           status: "completed",
@@ -154,5 +198,5 @@ export class Learning extends Effect.Service<Learning>()("@tks/core/Learning", {
 
     return { startLesson, quiz, submit } as const
   }),
-  dependencies: [LearningRepo.Default, CompletionRepo.Default, QuizPreparation.Default, Links.Default]
+  dependencies: [LearningRepo.Default, CompletionRepo.Default, QuizPreparation.Default, Links.Default, Journal.Default]
 }) {}

@@ -77,12 +77,39 @@ export class NarrationRepo extends Effect.Service<NarrationRepo>()("@tks/core/Na
       )
     }
 
-    /** Settles a reservation whose characters stay counted. False when it was no longer open (reaped). */
+    /**
+     * Settles a reservation whose characters stay counted: the month they
+     * count in (`YYYY-MM`) and how many, or undefined when it was no longer
+     * open (reaped).
+     */
     const keep = (orgId: string, requestId: string, outcome: KeptOutcome) =>
-      sql`
+      sql<{ month: string; characters: number }>`
         UPDATE narration_requests SET outcome = ${outcome}, settled_at = now()
         WHERE org_id = ${orgId} AND id = ${requestId} AND outcome = 'RESERVED'
-        RETURNING id`.pipe(Effect.map((rows) => rows.length === 1))
+        RETURNING to_char(month, 'YYYY-MM') AS month, characters`.pipe(Effect.map((rows) => rows[0]))
+
+    /**
+     * Whether the characters kept in a month (`YYYY-MM`) fill its allowance:
+     * the count less what is still only reserved. Kept characters are never
+     * given back, so once they fill it every later request of the month is
+     * refused; it is reached by exactly one settlement. Two statements, in
+     * the settling transaction: the month's row is locked first, so
+     * settlements at the same time are judged one after the other, each
+     * seeing those before it. The settlement has its request locked already:
+     * a request, then the month's row, the order giving back and the reaper
+     * take them in too.
+     */
+    const allowanceFilled = (orgId: string, month: string, limit = narrationMonthlyAllowance) =>
+      Effect.gen(function*() {
+        const at = sql`to_date(${month}, 'YYYY-MM')`
+        const [row] = yield* sql<{ used: number }>`
+          SELECT used FROM narration_allowances WHERE org_id = ${orgId} AND month = ${at} FOR UPDATE`
+        if (row === undefined) return false
+        const [open] = yield* sql<{ reserved: number }>`
+          SELECT coalesce(sum(characters), 0)::int AS reserved FROM narration_requests
+          WHERE org_id = ${orgId} AND month = ${at} AND outcome = 'RESERVED'`
+        return row.used - (open?.reserved ?? 0) >= limit
+      })
 
     /**
      * Settles a reservation and gives its characters back to the month it
@@ -168,6 +195,6 @@ export class NarrationRepo extends Effect.Service<NarrationRepo>()("@tks/core/Na
         }))
       )
 
-    return { reserve, keep, giveBack, reapExpired, monthUsage } as const
+    return { reserve, keep, allowanceFilled, giveBack, reapExpired, monthUsage } as const
   })
 }) {}

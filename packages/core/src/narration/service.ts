@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { Cause, Effect, Exit, Option } from "effect"
 import { type Speech, SpeechFailed, SpeechSynthesizer, SpeechTimingsUnreadable } from "@tks/adapters/speech/port"
 import { characterCount } from "@tks/domain/intake"
@@ -17,10 +18,12 @@ import {
   type VoiceId,
   wordTimingsProblem
 } from "@tks/domain/narration"
+import { Caller } from "@tks/domain/caller"
 import { Forbidden } from "@tks/domain/errors"
 import type { Access } from "@tks/domain/policy"
 import { type Counted, TooManyRequests } from "@tks/domain/rate-limit"
 import { actLimits } from "@tks/domain/rate-limit-rules"
+import { type EventDraft, Journal } from "../journal/journal.js"
 import { countRefusal } from "../operations/counters.js"
 import { RateLimiter } from "../rate-limits/service.js"
 import { NarrationRepo, type Reservation } from "./repo.js"
@@ -50,9 +53,16 @@ const quotaExceeded = (nowMs: number) => {
  * cannot be read keeps them too and answers 503 saying so; no usable audio,
  * a timeout, or a caller gone away gives them back. A process that dies in
  * between leaves the reservation to the reaper (reaper.ts).
+ *
+ * Keeping the characters is the act's record: `narration.synthesized` (never
+ * the text), or, for the one settlement whose characters fill the month's
+ * allowance, `narration.allowance_exhausted` with its event
+ * (repo.allowanceFilled says why that happens once a month).
  */
 export class Narration extends Effect.Service<Narration>()("@tks/core/Narration", {
   effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const journal = yield* Journal
     const repo = yield* NarrationRepo
     const limiter = yield* RateLimiter
     const speech = yield* SpeechSynthesizer
@@ -71,14 +81,40 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
         })
       )
 
-    const settle = (orgId: string, requestId: string, exit: Exit.Exit<Speech, SpeechFailed | SpeechTimingsUnreadable>) => {
+    /** Keeps the characters and records the act, in one transaction; false when the reservation was reaped meanwhile. */
+    const keep = (access: Access, requestId: string, voiceId: VoiceId, outcome: "COMPLETED" | "TIMINGS_UNREADABLE") =>
+      sql.withTransaction(Effect.gen(function*() {
+        const orgId = access.actor.organizationId
+        const kept = yield* repo.keep(orgId, requestId, outcome)
+        if (kept === undefined) return false
+        const events: Array<EventDraft> = (yield* repo.allowanceFilled(orgId, kept.month))
+          ? [{ type: "narration.allowance_exhausted", data: { month: kept.month, allowance: narrationMonthlyAllowance } }]
+          : []
+        yield* journal.record({
+          caller: Caller.person(access),
+          orgId,
+          action: events[0]?.type ?? "narration.synthesized",
+          targets: [{ type: "narration_request", id: requestId }],
+          changes: { characters: { new: kept.characters }, voiceId: { new: voiceId }, outcome: { new: outcome } },
+          events
+        })
+        return true
+      }))
+
+    const settle = (
+      access: Access,
+      requestId: string,
+      voiceId: VoiceId,
+      exit: Exit.Exit<Speech, SpeechFailed | SpeechTimingsUnreadable>
+    ) => {
+      const orgId = access.actor.organizationId
       const settled = Exit.match(exit, {
-        onSuccess: () => repo.keep(orgId, requestId, "COMPLETED"),
+        onSuccess: () => keep(access, requestId, voiceId, "COMPLETED"),
         onFailure: (cause) => {
           if (Cause.isInterruptedOnly(cause)) return repo.giveBack(orgId, requestId, "CANCELLED")
           // Audio came back: kept. Anything else (no audio, a timeout, a defect) is given back.
           return Option.exists(Cause.failureOption(cause), (error) => error._tag === "SpeechTimingsUnreadable")
-            ? repo.keep(orgId, requestId, "TIMINGS_UNREADABLE")
+            ? keep(access, requestId, voiceId, "TIMINGS_UNREADABLE")
             : repo.giveBack(orgId, requestId, "PROVIDER_FAILED")
         }
       })
@@ -118,7 +154,7 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
             return countRefusal("narration-quota").pipe(Effect.zipRight(Effect.fail(refusal)))
           })),
           () => speak(request.text, voiceId),
-          (reservation, exit) => settle(actor.organizationId, reservation.requestId, exit)
+          (reservation, exit) => settle(access, reservation.requestId, voiceId, exit)
         ).pipe(
           Effect.tapError((error) =>
             error._tag === "SpeechFailed" || error._tag === "SpeechTimingsUnreadable"
@@ -172,5 +208,5 @@ export class Narration extends Effect.Service<Narration>()("@tks/core/Narration"
 
     return { synthesize, usage } as const
   }),
-  dependencies: [NarrationRepo.Default, RateLimiter.Default]
+  dependencies: [NarrationRepo.Default, RateLimiter.Default, Journal.Default]
 }) {}

@@ -1,4 +1,6 @@
+import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { Caller } from "@tks/domain/caller"
 import { BadRequest, NotFound } from "@tks/domain/errors"
 import { OrganizationId, type PopQuizId } from "@tks/domain/ids"
 import { LearningCode, type QuizAnswers } from "@tks/domain/learning"
@@ -6,7 +8,8 @@ import type { Access } from "@tks/domain/policy"
 import { type PopQuizAttempt, PopQuizLearnerCode, type PopQuizOutcome } from "@tks/domain/pop-quiz-learner"
 import { answersProblem, scoreQuiz } from "@tks/domain/quiz"
 import { JobsRepo } from "../jobs/repo.js"
-import { iso } from "../common/time.js"
+import { Journal } from "../journal/journal.js"
+import { iso, isoOrNull } from "../common/time.js"
 import { PopQuizRecipientsRepo } from "./recipients-repo.js"
 import { traced } from "../common/traced.js"
 
@@ -42,8 +45,10 @@ const notReady = (retried: boolean) =>
  */
 export class PopQuizLearner extends Effect.Service<PopQuizLearner>()("@tks/core/PopQuizLearner", {
   effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
     const recipients = yield* PopQuizRecipientsRepo
     const jobs = yield* JobsRepo
+    const journal = yield* Journal
 
     const mine = (access: Access, quizId: PopQuizId) =>
       recipients.ofPerson(OrganizationId.make(access.actor.organizationId), quizId, access.actor.userId).pipe(
@@ -54,7 +59,19 @@ export class PopQuizLearner extends Effect.Service<PopQuizLearner>()("@tks/core/
       const orgId = OrganizationId.make(access.actor.organizationId)
       const row = yield* mine(access, quizId)
       if (row.status === "COMPLETED") return yield* completedAlready()
-      const startedAt = yield* recipients.start(orgId, row.recipient_id)
+      const startedAt = yield* sql.withTransaction(Effect.gen(function*() {
+        const at = yield* recipients.start(orgId, row.recipient_id)
+        if (at !== undefined) {
+          yield* journal.record({
+            caller: Caller.person(access),
+            orgId,
+            action: "pop_quiz.started",
+            targets: [{ type: "pop_quiz", id: row.quiz_id }],
+            changes: { status: { old: row.status, new: "STARTED" }, startedAt: { old: isoOrNull(row.started_at), new: iso(at) } }
+          })
+        }
+        return at
+      }))
       if (startedAt === undefined) {
         // READY but not startable: answered by a request of theirs running at the same time.
         if (row.generation_status === "READY") return yield* completedAlready()
@@ -88,7 +105,24 @@ export class PopQuizLearner extends Effect.Service<PopQuizLearner>()("@tks/core/
       const problem = answersProblem(questions, body.answers)
       if (problem !== null) return yield* new BadRequest({ code: LearningCode.invalidAnswers, message: problem })
       const scored = scoreQuiz(questions, body.answers)
-      const completedAt = yield* recipients.complete(orgId, row.recipient_id, scored.questions, scored.score)
+      const completedAt = yield* sql.withTransaction(Effect.gen(function*() {
+        const at = yield* recipients.complete(orgId, row.recipient_id, scored.questions, scored.score)
+        if (at !== undefined) {
+          yield* journal.record({
+            caller: Caller.person(access),
+            orgId,
+            action: "pop_quiz.completed",
+            targets: [{ type: "pop_quiz", id: row.quiz_id }],
+            changes: { status: { old: "STARTED", new: "COMPLETED" }, score: { new: scored.score } },
+            events: [{
+              type: "pop_quiz.completed",
+              data: { popQuiz: { id: row.quiz_id, title: row.title }, score: scored.score },
+              personId: access.actor.userId
+            }]
+          })
+        }
+        return at
+      }))
       // Answered by a request of theirs running at the same time.
       if (completedAt === undefined) return yield* completedAlready()
       const outcome: PopQuizOutcome = {
@@ -105,5 +139,5 @@ export class PopQuizLearner extends Effect.Service<PopQuizLearner>()("@tks/core/
 
     return { start, answer } as const
   }),
-  dependencies: [PopQuizRecipientsRepo.Default, JobsRepo.Default]
+  dependencies: [PopQuizRecipientsRepo.Default, JobsRepo.Default, Journal.Default]
 }) {}

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Actor } from "@tks/domain/actor"
+import type { ContentType } from "@tks/domain/content"
 import type { OrganizationId } from "@tks/domain/ids"
 import type { QuizDifficulty } from "@tks/domain/quiz"
 import type { Plan } from "@tks/domain/roles"
@@ -11,6 +12,7 @@ import { contentVisible, readerOf, userRowReader } from "../knowledge/access.js"
 interface SubjectRow {
   readonly id: string
   readonly title: string
+  readonly kind: ContentType
   readonly plan: Plan
   /** The database's time: what "in the future" is measured against. */
   readonly now: Date
@@ -44,7 +46,7 @@ export class PopQuizSendRepo extends Effect.Service<PopQuizSendRepo>()("@tks/cor
     /** The content, if it is in the library (published) and the caller can see it, with the organization's plan. */
     const subject = (actor: Actor, contentId: string) =>
       sql<SubjectRow>`
-        SELECT c.id, c.title, o.plan, now() AS now
+        SELECT c.id, c.title, c.type AS kind, o.plan, now() AS now
         FROM content c JOIN organizations o ON o.id = c.org_id
         WHERE c.org_id = ${actor.organizationId} AND c.id = ${contentId} AND ${contentVisible(sql, readerOf(actor), "c")}`.pipe(
         Effect.map((rows) => rows[0])

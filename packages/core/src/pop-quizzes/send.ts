@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { QuestionGenerator } from "@tks/adapters/questions/port"
+import { Caller } from "@tks/domain/caller"
 import { parseOffsetDateTime } from "@tks/domain/due-date"
 import { OrganizationId } from "@tks/domain/ids"
 import type { Access } from "@tks/domain/policy"
@@ -9,6 +10,7 @@ import { defaultQuizDifficulty } from "@tks/domain/quiz"
 import { admitAudience } from "../assigning/admission.js"
 import { AssigningPeopleRepo } from "../assigning/people-repo.js"
 import { JobsRepo } from "../jobs/repo.js"
+import { Journal } from "../journal/journal.js"
 import { newId } from "../common/ids.js"
 import { Links } from "../common/links.js"
 import { iso } from "../common/time.js"
@@ -45,7 +47,7 @@ import { traced } from "../common/traced.js"
  *    created. It runs outside any transaction: an LLM may take seconds;
  * 5. one transaction: the quiz, a recipient row per person (questions
  *    PENDING) and a "pop-quiz.prepare" job each (preparation.ts writes their
- *    questions and tells them).
+ *    questions and tells them), and the act's audit row and `pop_quiz.sent`.
  */
 export class PopQuizSending extends Effect.Service<PopQuizSending>()("@tks/core/PopQuizSending", {
   effect: Effect.gen(function*() {
@@ -56,6 +58,7 @@ export class PopQuizSending extends Effect.Service<PopQuizSending>()("@tks/core/
     const generator = yield* QuestionGenerator
     const jobs = yield* JobsRepo
     const links = yield* Links
+    const journal = yield* Journal
 
     /** Whether questions can be written on the content now; the failure is the 503. */
     const probe = traced("PopQuizSending.probe")(function*(
@@ -106,6 +109,20 @@ export class PopQuizSending extends Effect.Service<PopQuizSending>()("@tks/core/
             userIds
           })
           yield* jobs.enqueueMany({ orgId, kind: "pop-quiz.prepare", subjectIds: recipientIds })
+          yield* journal.record({
+            caller: Caller.person(access),
+            orgId,
+            action: "pop_quiz.sent",
+            targets: [{ type: "pop_quiz", id }, { type: "content", id: content.id }],
+            changes: { dueDate: { new: iso(dueDate) }, difficulty: { new: difficulty } },
+            events: [{
+              type: "pop_quiz.sent",
+              data: {
+                popQuiz: { id, title, dueDate: iso(dueDate), recipients: recipientIds.length },
+                content: { id: content.id, title: content.title, kind: content.kind }
+              }
+            }]
+          })
         }))
         const sent: PopQuizSent = { id, title, dueDate: iso(dueDate), url: links.popQuiz(id) }
         return sent
@@ -120,6 +137,7 @@ export class PopQuizSending extends Effect.Service<PopQuizSending>()("@tks/core/
     AssigningPeopleRepo.Default,
     PopQuizMaterial.Default,
     JobsRepo.Default,
-    Links.Default
+    Links.Default,
+    Journal.Default
   ]
 }) {}
