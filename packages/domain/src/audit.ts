@@ -23,6 +23,7 @@ export const AuditOnlyAction = Schema.Literal(
   "lesson.unassigned",
   "lesson.retraining_policy_set",
   "review_request.cancelled",
+  "content.drafted",
   "quiz_attempt.submitted",
   "pop_quiz.started",
   "pop_quiz.answered",

@@ -40,7 +40,7 @@ export const LessonRef = Schema.Struct({ id: Schema.String, title: Schema.String
 export const ContentRef = Schema.Struct({
   id: Schema.String,
   title: Schema.String,
-  kind: Schema.Literal("document", "video")
+  kind: Schema.Literal("document", "video", "guide")
 }).annotations({ identifier: "EventContent" })
 
 const ObligationRef = Schema.Struct({
@@ -67,7 +67,7 @@ export const eventData = {
     reviewRequest: ReviewRequestRef,
     decision: Schema.Literal("APPROVED", "REJECTED", "CHANGES_REQUESTED"),
     note: Schema.NullOr(Schema.String),
-    content: ContentRef,
+    content: Schema.NullOr(ContentRef).annotations(describe("Null for a request about an issue alone, with no content.")),
     person: PersonRef.annotations(describe("Who submitted the request."))
   }),
   "enrollment.created": Schema.Struct({ enrollment: Schema.Struct({ id: Schema.String }), lesson: LessonRef, person: PersonRef }),
