@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { Authenticator } from "@tks/core/auth/service"
+import { JournalReads } from "@tks/core/journal/reads"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import { OAuthResource } from "@tks/core/oauth/service"
 import { DatabaseLive } from "@tks/db/client"
@@ -12,7 +13,7 @@ import { MigrationsLive } from "@tks/db/migrate"
  */
 const MigratedDatabase = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
 
-/** What the organization (its identity provider too) and token commands use; built only by the commands that need a database. */
-export const CliServices = Layer.mergeAll(FixtureImporter.Default, Authenticator.Default, OAuthResource.Default).pipe(
+/** What the organization (its identity provider too), token and audit commands use; built only by the commands that need a database. */
+export const CliServices = Layer.mergeAll(FixtureImporter.Default, Authenticator.Default, OAuthResource.Default, JournalReads.Default).pipe(
   Layer.provideMerge(MigratedDatabase)
 )

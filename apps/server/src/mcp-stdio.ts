@@ -10,6 +10,7 @@ import { ToolCallers } from "@tks/mcp/authorization"
 import { ToolHandlersLive } from "@tks/mcp/handlers/live"
 import { ToolDispatcher } from "@tks/mcp/protocol/dispatch"
 import { makeMcpServer } from "@tks/mcp/protocol/server"
+import { RequestOrigin } from "@tks/domain/request-origin"
 import { AdaptersLive } from "./adapters.js"
 import { loggingOn } from "./observability/logging.js"
 import { TracingLive } from "./observability/tracing.js"
@@ -97,7 +98,11 @@ const Tools = Layer.mergeAll(ToolDispatcher.Default, ToolCallers.Default).pipe(
 
 const main = Effect.gen(function*() {
   const token = yield* TokenConfig
-  yield* serve(token).pipe(Effect.provide(Tools))
+  // No request behind a call: the origin names only the transport.
+  yield* serve(token).pipe(
+    Effect.provideService(RequestOrigin, { transport: "mcp", requestId: null, clientIp: null, userAgent: null }),
+    Effect.provide(Tools)
+  )
 })
 
 main.pipe(

@@ -74,7 +74,7 @@ const jobOf = (orgId: string, recipientId: string, attempt = 1): ClaimedJob => (
 const runJob = (orgId: string, recipientId: string, generator: Layer.Layer<QuestionGenerator> = LocalQuestionGenerator) =>
   Effect.flatMap(popQuizPreparationJob, (handler) => handler.run(jobOf(orgId, recipientId))).pipe(Effect.provide(generator))
 
-const failureOf = (exit: Exit.Exit<void, JobFailure>) =>
+const failureOf = (exit: Exit.Exit<unknown, JobFailure>) =>
   Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error.reason : `not a failure: ${String(exit)}`
 
 layer(TestLayer, { excludeTestServices: true })("the pop-quiz.prepare job", (it) => {

@@ -43,6 +43,8 @@ layer(TestLayer, { excludeTestServices: true })("content processing jobs", (it) 
       yield* Effect.flatMap(ContentProcessing, (processing) => processing.enqueue(orgId, contentId))
       yield* settled(orgId, contentId)
       expect(yield* contentRecord(orgId, contentId)).toMatchObject({ processing_status: "COMPLETED", indexing_status: "COMPLETED" })
+      // The job is marked COMPLETED after the last stage, in its own transaction (with the act's record).
+      yield* eventually(Effect.map(onlyJobOf(contentId), (job) => job.status !== "RUNNING"))
       expect(yield* onlyJobOf(contentId)).toMatchObject({ status: "COMPLETED", attempts: 1 })
       const made = yield* snapshot(orgId, contentId)
       expect([made.chapters.length, made.items.length]).toEqual([handbookChapterCount, handbookItemCount])

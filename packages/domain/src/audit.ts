@@ -25,6 +25,7 @@ export const AuditOnlyAction = Schema.Literal(
   "lesson.retraining_policy_set",
   "obligation.merged",
   "review_request.cancelled",
+  "content.drafted",
   "quiz_attempt.submitted",
   "pop_quiz.started",
   "lesson.started",

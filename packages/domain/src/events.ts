@@ -67,7 +67,7 @@ export const eventData = {
     reviewRequest: ReviewRequestRef,
     decision: Schema.Literal("APPROVED", "REJECTED", "CHANGES_REQUESTED"),
     note: Schema.NullOr(Schema.String),
-    content: ContentRef,
+    content: Schema.NullOr(ContentRef).annotations(describe("Null for a request about an issue alone, with no content.")),
     person: PersonRef.annotations(describe("Who submitted the request."))
   }),
   "enrollment.created": Schema.Struct({ enrollment: Schema.Struct({ id: Schema.String }), lesson: LessonRef, person: PersonRef }),

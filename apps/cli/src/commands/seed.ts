@@ -1,10 +1,11 @@
 import { Command } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { seedDemoIfEmpty } from "@tks/core/demo/seed"
+import { seedDemoIfEmptyAs } from "@tks/core/demo/seed"
+import { Caller } from "@tks/domain/caller"
 import { CliServices } from "../database.js"
 
 export const seedCommand = Command.make("seed", {}, () =>
-  seedDemoIfEmpty.pipe(
+  seedDemoIfEmptyAs(Caller.system("cli")).pipe(
     Effect.flatMap(Option.match({
       onNone: () => Effect.logWarning("The database already has an organization; the demo was not imported"),
       onSome: (result) => Console.log(JSON.stringify(result, null, 2))

@@ -10,6 +10,7 @@ import { makeMcpServer } from "@tks/mcp/protocol/server"
 import { OrganizationId } from "@tks/domain/ids"
 import { errorResponse } from "../http/error-response.js"
 import { mcpCallers } from "./mcp-callers.js"
+import { asTransport } from "./transport-origin.js"
 
 /** The organization of /mcp/{organizationId}; none on /mcp. */
 const organizationOfPath = Effect.map(HttpRouter.params, (params) =>
@@ -124,7 +125,8 @@ export const McpRoute = HttpLayerRouter.use((router) =>
           ? Effect.promise(() => answerLegacyRequest(serverFor(served), web, parsedBody))
           : Effect.promise(() => modern.fetch(web, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody }))
         return yield* Effect.flatMap(answer, fromWebResponse)
-      })
+        // Tool calls on either path (the SDK's runs in this request's runtime) carry the request's origin.
+      }).pipe(asTransport("mcp"))
     )
     yield* serveAt(MCP_PATH)
     yield* serveAt(MCP_ORGANIZATION_PATH)

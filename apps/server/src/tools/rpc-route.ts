@@ -11,6 +11,7 @@ import { BadRequestCode } from "@tks/domain/errors"
 import { abbreviate, closedInputOptions, summarizeDecodeIssues } from "@tks/domain/decode-issues"
 import { errorResponse } from "../http/error-response.js"
 import { refusal } from "./refusal.js"
+import { asTransport } from "./transport-origin.js"
 
 export const RPC_PATH = "/rpc"
 
@@ -120,7 +121,9 @@ const RpcCallAuthorization = Layer.effect(
  * valid payloads (400 with the JSON error body). A client sees these as an
  * HTTP status, so it should use `HttpClient.filterStatusOk` (an
  * RpcClientError). Each call then passes ToolAuthorization (the tool's
- * policy; its errors are typed exits).
+ * policy; its errors are typed exits). The route's origin says "rpc"; the
+ * calls themselves run in the RPC server's own fibers, which the request's
+ * origin does not reach (every tool only reads: none records an act).
  */
 export const RpcRoute = HttpLayerRouter.use((router) =>
   Effect.gen(function*() {
@@ -141,7 +144,7 @@ export const RpcRoute = HttpLayerRouter.use((router) =>
         const problem = rpcBodyProblem(body.right)
         if (problem !== undefined) return errorResponse(400, { _tag: "BadRequest", ...problem })
         return yield* rpcApp
-      })
+      }).pipe(asTransport("rpc"))
     )
   })
 ).pipe(Layer.provide([RpcSerialization.layerNdjson, RpcCallAuthorization]))

@@ -25,6 +25,14 @@ export interface SignedInPersonRow {
   readonly teams: ReadonlyArray<{ readonly teamId: TeamId; readonly role: TeamRole }>
 }
 
+/** A token just revoked: whose it was, for the record of the act. */
+export interface RevokedTokenRow {
+  readonly id: AccessTokenId
+  readonly org_id: OrganizationId
+  readonly user_id: UserId
+  readonly name: string | null
+}
+
 export interface PersonRow {
   readonly org_role: OrgRole
   readonly status: MemberStatus
@@ -105,15 +113,15 @@ export class AuthRepo extends Effect.Service<AuthRepo>()("@tks/core/AuthRepo", {
 
     /**
      * Revokes a live token; `within` limits it to one organization and, when
-     * given, to one holder. True when a token was revoked.
+     * given, to one holder. Answers the token revoked, if one was.
      */
     const revoke = (tokenId: AccessTokenId, within: { readonly orgId: OrganizationId; readonly userId: UserId | null } | null) =>
-      sql<{ id: string }>`
+      sql<RevokedTokenRow>`
         UPDATE access_tokens SET revoked_at = now()
         WHERE id = ${tokenId} AND revoked_at IS NULL
           ${within === null ? sql`` : sql`AND org_id = ${within.orgId}`}
           ${within === null || within.userId === null ? sql`` : sql`AND user_id = ${within.userId}`}
-        RETURNING id`.pipe(Effect.map((rows) => rows.length > 0))
+        RETURNING id, org_id, user_id, name`.pipe(Effect.map((rows) => rows[0]))
 
     const findPerson = (orgId: OrganizationId, userId: UserId) =>
       sql<PersonRow>`

@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Actor } from "@tks/domain/actor"
 import type { Caller } from "@tks/domain/caller"
@@ -9,7 +10,9 @@ import { newId } from "../common/ids.js"
 import { countedOf } from "../rate-limits/repo.js"
 import { requestsPerToken, RequestsPerMinute } from "../rate-limits/rules.js"
 import { decided } from "../rate-limits/verdict.js"
+import { Journal } from "../journal/journal.js"
 import { AuthRepo, type PersonRow, type TokenOwnerRow } from "./repo.js"
+import { tokenIssued, tokenRevoked } from "./token-acts.js"
 import { generateTokenSecret, hashToken } from "./token-secret.js"
 import { traced } from "../common/traced.js"
 
@@ -35,7 +38,9 @@ interface IssueTokenInput {
 /** Bearer tokens: who a token belongs to (re-read on every call), issuing and revoking. */
 export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Authenticator", {
   effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
     const repo = yield* AuthRepo
+    const journal = yield* Journal
     const perToken = requestsPerToken(yield* RequestsPerMinute)
 
     /**
@@ -103,7 +108,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
       }
       const token = generateTokenSecret()
       const id = AccessTokenId.make(newId("accessToken"))
-      yield* repo.insert({
+      const row = {
         orgId: input.organizationId,
         id,
         userId: input.userId,
@@ -111,8 +116,9 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
         name: input.name ?? null,
         scopes: [...new Set(input.scopes)],
         expiresAt: input.expiresAt ?? null
-      })
-      return { id, token } as const
+      }
+      yield* repo.insert(row)
+      return { id, token, row } as const
     })
 
     const personOf = (input: IssueTokenInput) =>
@@ -125,20 +131,26 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
      * Issues a token. The system (the operator's CLI) may issue to anyone; a
      * person, once policies.tokens.issue has let them in (organization admins
      * only), within their own organization. Nobody issues to a person who
-     * has left, or grants a scope the person may not hold.
+     * has left, or grants a scope the person may not hold. Recorded in its
+     * transaction (`access_token.issued`: name, scopes and expiry, never the
+     * token).
      */
     const issue = traced("Authenticator.issue")(function*(caller: Caller, input: IssueTokenInput) {
       if (caller._tag === "Person" && caller.access.actor.organizationId !== input.organizationId) {
         return yield* new NotFound({ message: "No such person in that organization" })
       }
-      const person = yield* personOf(input)
-      if (person.status !== "ACTIVE") {
-        return yield* new BadRequest({
-          code: "PERSON_DEACTIVATED",
-          message: "This person has left the organization (DEACTIVATED); a token for them would never authenticate"
-        })
-      }
-      return yield* create(input, person)
+      return yield* sql.withTransaction(Effect.gen(function*() {
+        const person = yield* personOf(input)
+        if (person.status !== "ACTIVE") {
+          return yield* new BadRequest({
+            code: "PERSON_DEACTIVATED",
+            message: "This person has left the organization (DEACTIVATED); a token for them would never authenticate"
+          })
+        }
+        const { id, row, token } = yield* create(input, person)
+        yield* journal.record(tokenIssued(caller, { ...row, organizationId: row.orgId }))
+        return { id, token } as const
+      }))
     })
 
     /**
@@ -147,25 +159,30 @@ export class Authenticator extends Effect.Service<Authenticator>()("@tks/core/Au
      * expired already (they then never authenticate). Scopes are still checked.
      */
     const importToken = traced("Authenticator.importToken")(function*(input: IssueTokenInput) {
-      return yield* create(input, yield* personOf(input))
+      const { id, token } = yield* create(input, yield* personOf(input))
+      return { id, token } as const
     })
 
     /**
      * Revokes a token. The system may revoke any; a person, under
      * policies.tokens.revoke, only a token of their own organization, and
      * unless they reach the whole organization (organization admins) only
-     * one of their own. Anything else is answered as absent.
+     * one of their own. Anything else is answered as absent. Recorded in its
+     * transaction (`access_token.revoked`).
      */
     const revoke = traced("Authenticator.revoke")(function*(caller: Caller, tokenId: AccessTokenId) {
       const within = caller._tag === "System" ? null : {
         orgId: caller.access.actor.organizationId,
         userId: caller.access.reach === "organization" ? null : caller.access.actor.userId
       }
-      const revoked = yield* repo.revoke(tokenId, within)
-      if (!revoked) return yield* new NotFound({ message: "No live token with that id" })
+      yield* sql.withTransaction(Effect.gen(function*() {
+        const revoked = yield* repo.revoke(tokenId, within)
+        if (revoked === undefined) return yield* new NotFound({ message: "No live token with that id" })
+        yield* journal.record(tokenRevoked(caller, revoked))
+      }))
     })
 
     return { authenticateRequest, authenticate, authenticatePerson, identify, issue, importToken, revoke } as const
   }),
-  dependencies: [AuthRepo.Default]
+  dependencies: [AuthRepo.Default, Journal.Default]
 }) {}

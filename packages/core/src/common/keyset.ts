@@ -44,6 +44,20 @@ export const newestFirstBy = (timestamp: string) => ({
       })`
 } as const)
 
+/** Oldest first by a timestamp column: `(column, id)` ascending, the key as `newestFirstBy`'s. */
+export const oldestFirstBy = (timestamp: string) => {
+  const newest = newestFirstBy(timestamp)
+  return {
+    ...newest,
+    after: (sql: Sql, alias: string, key: readonly [string, string] | null): Fragment =>
+      key === null
+        ? sql``
+        : sql`AND (${sql(alias)}.${sql(timestamp)}, ${sql(alias)}.id) > (timestamptz 'epoch' + ${key[0]}::bigint * interval '1 microsecond', ${
+          key[1]
+        })`
+  } as const
+}
+
 /** Newest first by `created_at`, the usual order of records listed by when they were made. */
 export const newestFirst = newestFirstBy("created_at")
 

@@ -53,14 +53,19 @@ export class ContentReviewRepo extends Effect.Service<ContentReviewRepo>()("@tks
         ORDER BY r.created_at DESC, r.id DESC
         LIMIT ${limit}`
 
-    /** One request; `submitter` limits it to that person's own. */
-    const find = (orgId: OrganizationId, id: string, submitter: UserId | null) =>
+    /**
+     * One request; `submitter` limits it to that person's own. `lock` holds
+     * it until the transaction ends, so a decision records the state it
+     * really moved from.
+     */
+    const find = (orgId: OrganizationId, id: string, submitter: UserId | null, lock = false) =>
       sql<ReviewRow>`
         SELECT ${columns}
         FROM content_review_requests r
         JOIN users u ON u.org_id = r.org_id AND u.id = r.submitter_id
         WHERE r.org_id = ${orgId} AND r.id = ${id}
-          ${submitter === null ? sql`` : sql`AND r.submitter_id = ${submitter}`}`.pipe(Effect.map((rows) => rows[0]))
+          ${submitter === null ? sql`` : sql`AND r.submitter_id = ${submitter}`}
+        ${lock ? sql`FOR UPDATE OF r` : sql``}`.pipe(Effect.map((rows) => rows[0]))
 
     /**
      * Moves a request from one of `from` to `to`, in one conditional
@@ -94,6 +99,13 @@ export class ContentReviewRepo extends Effect.Service<ContentReviewRepo>()("@tks
         WHERE org_id = ${orgId} AND id = ${contentId} AND status = 'in_review'
         RETURNING id`.pipe(Effect.map((rows) => rows.length > 0))
 
-    return { page, find, move, settleContent } as const
+    /** The content a request is about, as its events name it, with who may read it now. */
+    const content = (orgId: OrganizationId, contentId: string) =>
+      sql<{ id: string; title: string; type: "document" | "video" | "guide"; visibility: Visibility }>`
+        SELECT id, title, type, visibility FROM content WHERE org_id = ${orgId} AND id = ${contentId}`.pipe(
+        Effect.map((rows) => rows[0])
+      )
+
+    return { page, find, move, settleContent, content } as const
   })
 }) {}

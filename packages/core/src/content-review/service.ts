@@ -9,18 +9,22 @@ import {
   reviewTransitions,
   transition
 } from "@tks/domain/content-review"
+import type { AuditChange } from "@tks/domain/audit"
 import { BadRequest, NotFound } from "@tks/domain/errors"
 import type { ReviewRequestId } from "@tks/domain/ids"
 import { type Audience, audienceOf } from "@tks/domain/intake"
 import { type Access, requireOrganizationReach } from "@tks/domain/policy"
 import { requireKnownTeams } from "../intake/audience.js"
 import { IntakeRepo } from "../intake/repo.js"
+import { contentRef } from "../content/content-events.js"
 import { JobsRepo } from "../jobs/repo.js"
+import { Journal } from "../journal/journal.js"
 import { newestFirst } from "../common/keyset.js"
 import { Links } from "../common/links.js"
 import { Pagination } from "../common/pagination.js"
 import { iso, isoOrNull } from "../common/time.js"
 import { ContentReviewRepo, type ReviewFilter, type ReviewRow } from "./repo.js"
+import { reviewDecided } from "./review-events.js"
 import { traced } from "../common/traced.js"
 
 const notFound = () => new NotFound({ message: "No such content-review request" })
@@ -40,6 +44,7 @@ export class ContentReview extends Effect.Service<ContentReview>()("@tks/core/Co
     const jobs = yield* JobsRepo
     const links = yield* Links
     const pagination = yield* Pagination
+    const journal = yield* Journal
 
     const view = (row: ReviewRow): ContentReviewRequest => ({
       id: row.id,
@@ -96,9 +101,13 @@ export class ContentReview extends Effect.Service<ContentReview>()("@tks/core/Co
      * Runs a decision in one transaction: 404 when the request is not the
      * caller's to see, 400 when its state does not allow the decision
      * (decided already) or a team is unknown, then the conditional move and
-     * what it does to the content. If a concurrent decision moves the
-     * request between the read and the move, the move changes nothing and
-     * the caller gets the 400 for the state it left.
+     * what it does to the content. The request is locked as it is read, so
+     * concurrent decisions take turns: the later one gets the 400 for the
+     * state the earlier left (and the conditional move would change nothing
+     * if it got that far), and each record says the state it really moved
+     * from. The decision is recorded
+     * in its transaction (`review_request.decided`, with `content.published`
+     * when an approval publishes; a cancel as `review_request.cancelled`).
      */
     const decide = (
       access: Access,
@@ -118,7 +127,7 @@ export class ContentReview extends Effect.Service<ContentReview>()("@tks/core/Co
               () => "This content-review request changed while it was being decided; read it again"
             )
           })
-        const current = yield* repo.find(orgId, id, submitter)
+        const current = yield* repo.find(orgId, id, submitter, true)
         if (current === undefined) return yield* notFound()
         if (Either.isLeft(transition(decision, current.status))) return yield* refuse(current)
         if (options.audience !== null) yield* requireKnownTeams(intake, orgId, options.audience)
@@ -130,14 +139,32 @@ export class ContentReview extends Effect.Service<ContentReview>()("@tks/core/Co
           return yield* now === undefined ? notFound() : refuse(now)
         }
         const contentId = moved.content_id
+        const before = contentId === null ? undefined : yield* repo.content(orgId, contentId)
+        let published = false
+        const changes: Record<string, AuditChange> = { decisionNote: { old: current.decision_note, new: options.note ?? current.decision_note } }
         if (contentId !== null && move.content !== null) {
           const audience = options.audience
           const settled = yield* repo.settleContent(orgId, contentId, move.content, audience?.visibility ?? null)
+          if (settled) changes.contentStatus = { old: "in_review", new: move.content }
           if (settled && move.content === "published" && audience !== null) {
             yield* intake.setTeams(orgId, contentId, audience.teamIds)
             yield* jobs.enqueue({ orgId, kind: "content.process", subjectId: contentId })
+            published = true
+            changes.visibility = { old: before?.visibility, new: audience.visibility }
+            if (audience.teamIds.length > 0) changes.teamIds = { new: [...audience.teamIds] }
           }
         }
+        yield* journal.record(reviewDecided(access, {
+          decision,
+          review: { id: current.id, kind: current.kind, resourceType: current.resource_type },
+          submitterId: current.submitter_id,
+          from: current.status,
+          to: move.to,
+          note: options.note ?? current.decision_note,
+          content: before === undefined ? null : contentRef(before),
+          published,
+          changes
+        }))
         const row = yield* repo.find(orgId, id, null)
         return row === undefined ? yield* Effect.dieMessage("a content-review request vanished inside its decision") : view(row)
       }))
@@ -160,5 +187,5 @@ export class ContentReview extends Effect.Service<ContentReview>()("@tks/core/Co
 
     return { list, get, approve, reject, requestChanges, cancel } as const
   }),
-  dependencies: [ContentReviewRepo.Default, IntakeRepo.Default, JobsRepo.Default, Links.Default, Pagination.Default]
+  dependencies: [ContentReviewRepo.Default, IntakeRepo.Default, JobsRepo.Default, Journal.Default, Links.Default, Pagination.Default]
 }) {}

@@ -16,7 +16,11 @@ import {
 } from "@tks/domain/intake"
 import type { Access } from "@tks/domain/policy"
 import type { Counted } from "@tks/domain/rate-limit"
+import { Caller } from "@tks/domain/caller"
+import { contentAdded, contentRef } from "../content/content-events.js"
+import { reviewSubmitted } from "../content-review/review-events.js"
 import { JobsRepo } from "../jobs/repo.js"
+import { Journal } from "../journal/journal.js"
 import { RateLimiter } from "../rate-limits/service.js"
 import { newId } from "../common/ids.js"
 import { Links } from "../common/links.js"
@@ -53,6 +57,7 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
     const links = yield* Links
     const limiter = yield* RateLimiter
     const fetcher = yield* PageFetcher
+    const journal = yield* Journal
 
     /** Valid teams, then the outcome. */
     const admit = (access: Access, audience: Audience) =>
@@ -66,7 +71,9 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
      * its processing job (a draft gets no job: it is not live). Review: the
      * content waits unreadable, visible to admins only as a placeholder (the
      * asked visibility is not kept: the reviewer chooses), with its request,
-     * counted against the person's review-submission allowance first.
+     * counted against the person's review-submission allowance first. Either
+     * way the act is recorded in the same transaction (docs/domain.md, Events
+     * and the audit log).
      */
     const create = (
       access: Access,
@@ -94,10 +101,12 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
           visibility: published ? audience.visibility : "admins",
           createdBy: userId
         })
+        const content = contentRef({ id: contentId, title: draft.title, type: "document" })
         let reviewRequestId: string | null = null
         if (published) {
           yield* repo.setTeams(orgId, contentId, audience.teamIds)
           if (!isDraft) yield* jobs.enqueue({ orgId, kind: "content.process", subjectId: contentId })
+          yield* journal.record(contentAdded(Caller.person(access), orgId, content, audience, isDraft))
         } else {
           reviewRequestId = newId("reviewRequest")
           yield* repo.insertReviewRequest({
@@ -108,6 +117,7 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
             resourceType: "document",
             title: draft.title
           })
+          yield* journal.record(reviewSubmitted(access, { id: reviewRequestId, kind: "content", resourceType: "document" }, content))
         }
         const submission: DocumentSubmission = {
           mode,
@@ -160,5 +170,5 @@ export class Documents extends Effect.Service<Documents>()("@tks/core/Documents"
 
     return { submit, submitFromUrl } as const
   }),
-  dependencies: [IntakeRepo.Default, JobsRepo.Default, Links.Default, RateLimiter.Default]
+  dependencies: [IntakeRepo.Default, JobsRepo.Default, Journal.Default, Links.Default, RateLimiter.Default]
 }) {}

@@ -14,7 +14,10 @@ import {
 } from "@tks/domain/intake"
 import type { Access } from "@tks/domain/policy"
 import { canRead } from "@tks/domain/visibility"
+import { Caller } from "@tks/domain/caller"
+import { contentAdded, contentRef } from "../content/content-events.js"
 import { JobsRepo } from "../jobs/repo.js"
+import { Journal } from "../journal/journal.js"
 import { newId } from "../common/ids.js"
 import { Links } from "../common/links.js"
 import { requireKnownTeams } from "./audience.js"
@@ -29,7 +32,8 @@ import { traced } from "../common/traced.js"
  * then a video the organization already has answers `alreadyInLibrary`
  * without asking the hosting site; otherwise the site must say the video
  * exists and may be embedded, and one transaction adds it with its
- * processing job.
+ * processing job and its record (`content.published`). A video already
+ * there is no act: nothing is recorded.
  */
 export class Videos extends Effect.Service<Videos>()("@tks/core/Videos", {
   effect: Effect.gen(function*() {
@@ -38,6 +42,7 @@ export class Videos extends Effect.Service<Videos>()("@tks/core/Videos", {
     const jobs = yield* JobsRepo
     const links = yield* Links
     const catalog = yield* VideoCatalog
+    const journal = yield* Journal
 
     /**
      * Nothing is created and the existing visibility stays. The caller learns
@@ -72,12 +77,13 @@ export class Videos extends Effect.Service<Videos>()("@tks/core/Videos", {
         Effect.mapError((unavailable) => new BadRequest({ code: intakeErrorCodes.videoUnavailable, message: unavailable.reason }))
       )
       const contentId = newId("content")
+      // The site's title until processing settles one (title_final false); not answered before then.
+      const title = storable(details.title).trim() || watchUrl
       const created = yield* sql.withTransaction(Effect.gen(function*() {
         const inserted = yield* repo.insertVideo({
           orgId,
           id: contentId,
-          // The site's title until processing settles one (title_final false); not answered before then.
-          title: storable(details.title).trim() || watchUrl,
+          title,
           titleFinal: false,
           sourceUrl: watchUrl,
           status: "published",
@@ -89,6 +95,7 @@ export class Videos extends Effect.Service<Videos>()("@tks/core/Videos", {
         if (!inserted) return false
         yield* repo.setTeams(orgId, contentId, audience.teamIds)
         yield* jobs.enqueue({ orgId, kind: "content.process", subjectId: contentId })
+        yield* journal.record(contentAdded(Caller.person(access), orgId, contentRef({ id: contentId, title, type: "video" }), audience, false))
         return true
       }))
       if (!created) {
@@ -103,5 +110,5 @@ export class Videos extends Effect.Service<Videos>()("@tks/core/Videos", {
 
     return { add } as const
   }),
-  dependencies: [IntakeRepo.Default, JobsRepo.Default, Links.Default]
+  dependencies: [IntakeRepo.Default, JobsRepo.Default, Journal.Default, Links.Default]
 }) {}

@@ -5,6 +5,9 @@ import type { ClaimedJob, JobKind } from "./repo.js"
 /** Why an attempt failed, in words kept on the job (`last_error`) and, at the end, on its subject. */
 export class JobFailure extends Data.TaggedError("JobFailure")<{ readonly reason: string }> {}
 
+/** Writes that belong to a job's success, done in the transaction that marks it COMPLETED. */
+export type OnCompleted<R> = Effect.Effect<void, SqlError, R>
+
 /** How the workers run one kind of job. */
 export interface JobHandler<R> {
   readonly kind: JobKind
@@ -13,8 +16,11 @@ export interface JobHandler<R> {
   /**
    * Does the job. It must be safe to run again from the start: after a
    * failure, and after a takeover while the first run may still be writing.
+   * It may answer what to write in the transaction that marks the job
+   * COMPLETED (the act's journal record), written only while the job is
+   * still this worker's.
    */
-  readonly run: (job: ClaimedJob) => Effect.Effect<void, JobFailure, R>
+  readonly run: (job: ClaimedJob) => Effect.Effect<OnCompleted<R> | void, JobFailure, R>
   /** Records on the subject that the job failed for good; runs in the transaction that marks the job FAILED. */
   readonly onFailed: (job: ClaimedJob, reason: string) => Effect.Effect<void, SqlError, R>
 }

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Cause, Clock, Data, Deferred, Duration, Effect, Exit, FiberRef, Layer, Option } from "effect"
+import { RequestOrigin, type RequestOriginValue } from "@tks/domain/request-origin"
 import { countJobRun } from "../operations/counters.js"
 import { defectReason, type JobHandler, retryDelayMs } from "./handler.js"
 import { type ClaimedJob, type FailOutcome, JobsRepo } from "./repo.js"
@@ -33,6 +34,9 @@ class AttemptFailed extends Data.TaggedError("AttemptFailed")<{ readonly message
 type RunOutcome =
   | { readonly outcome: "completed" | "stopped" | "unrecorded" }
   | { readonly outcome: FailOutcome; readonly reason: string }
+
+/** Where a job's acts come from, for their audit rows: the workers, with no request behind them. */
+const workerOrigin: RequestOriginValue = { transport: "worker", requestId: null, clientIp: null, userAgent: null }
 
 // After a wake, look again at these delays: an enqueue inside a transaction
 // wakes the workers before it commits, so the first look may not see the job.
@@ -121,7 +125,10 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
         yield* Effect.logInfo("job started")
         const exit = yield* Effect.exit(Effect.raceFirst(handler.run(job), heartbeat(job, owner)))
         if (Exit.isSuccess(exit)) {
-          const completed = yield* repo.complete(job, owner)
+          const onCompleted = exit.value
+          const completed = yield* Effect.isEffect(onCompleted)
+            ? sql.withTransaction(Effect.tap(repo.complete(job, owner), (done) => (done ? onCompleted : Effect.void)))
+            : repo.complete(job, owner)
           yield* completed
             ? Effect.logInfo("job completed").pipe(Effect.annotateLogs(yield* elapsed))
             : Effect.logWarning("job finished after its lease was taken over; outcome left to the new holder")
@@ -140,7 +147,8 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
         ),
         // Stopped for a lost lease counts as lost: the new holder decides the outcome.
         Effect.tap((ended) => countJobRun(job.kind, ended.outcome === "stopped" ? "lost" : ended.outcome)),
-        Effect.annotateLogs({ jobId: job.id, kind: job.kind, attempt: job.attempt, owner, ...handler.annotations(job) })
+        Effect.annotateLogs({ jobId: job.id, kind: job.kind, attempt: job.attempt, owner, ...handler.annotations(job) }),
+        Effect.provideService(RequestOrigin, workerOrigin)
       )
       return tracing ? inSpan(job, run) : Effect.asVoid(run)
     }

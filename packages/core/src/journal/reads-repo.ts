@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { EVENT_RETENTION_DAYS } from "@tks/domain/events"
 import { Schema } from "effect"
-import { newestFirstBy } from "../common/keyset.js"
+import { newestFirstBy, oldestFirstBy } from "../common/keyset.js"
 import { eventColumns, type EventRow } from "./event-wire.js"
 
 /** The feed's order: ascending position (a bigint, in text: digits only, so the cast in SQL cannot fail). */
@@ -13,6 +13,9 @@ export const byPosition = {
 
 /** Newest first by when the act happened. */
 export const auditOrder = newestFirstBy("occurred_at")
+
+/** Oldest first, for an export that walks the whole log. */
+export const auditExportOrder = oldestFirstBy("occurred_at")
 
 export interface AuditRowRead {
   readonly id: string
@@ -64,11 +67,14 @@ export class JournalReadsRepo extends Effect.Service<JournalReadsRepo>()("@tks/c
         ORDER BY events.position
         LIMIT ${input.limit}`
 
+    // Both orders key on the same microseconds column (created_us).
+    const auditColumns = sql`a.id, a.occurred_at, ${auditOrder.column(sql, "a")}, a.action, a.actor_type, a.actor_person_id,
+      a.actor_token_id, a.actor_name, a.targets, a.changes, a.request_id, a.client_ip, a.user_agent`
+
     /** Audit rows newest first with the filters given (each has its index; a target is found through target_ids). */
     const audit = (filter: AuditFilter, after: readonly [string, string] | null, limit: number) =>
       sql<AuditRowRead>`
-        SELECT a.id, a.occurred_at, ${auditOrder.column(sql, "a")}, a.action, a.actor_type, a.actor_person_id, a.actor_token_id,
-          a.actor_name, a.targets, a.changes, a.request_id, a.client_ip, a.user_agent
+        SELECT ${auditColumns}
         FROM audit_events a
         WHERE a.org_id = ${filter.orgId}
           ${filter.actor === null ? sql`` : sql`AND a.actor_person_id = ${filter.actor}`}
@@ -80,11 +86,35 @@ export class JournalReadsRepo extends Effect.Service<JournalReadsRepo>()("@tks/c
         ORDER BY a.occurred_at DESC, a.id DESC
         LIMIT ${limit}`
 
+    /**
+     * Audit rows oldest first in `[since, until)`, after `after`: one page of
+     * an export's walk (audit_events_newest, read backwards).
+     */
+    const auditAscending = (
+      range: { readonly orgId: string; readonly since: Date | null; readonly until: Date | null },
+      after: readonly [string, string] | null,
+      limit: number
+    ) =>
+      sql<AuditRowRead>`
+        SELECT ${auditColumns}
+        FROM audit_events a
+        WHERE a.org_id = ${range.orgId}
+          ${range.since === null ? sql`` : sql`AND a.occurred_at >= ${range.since}`}
+          ${range.until === null ? sql`` : sql`AND a.occurred_at < ${range.until}`}
+          ${auditExportOrder.after(sql, "a", after)}
+        ORDER BY a.occurred_at, a.id
+        LIMIT ${limit}`
+
+    const organizationExists = (orgId: string) =>
+      sql<{ found: boolean }>`SELECT EXISTS (SELECT 1 FROM organizations WHERE id = ${orgId}) AS found`.pipe(
+        Effect.map((rows) => rows[0]?.found === true)
+      )
+
     /** Forgets the events past the feed's retention; answers how many. */
     const deleteExpiredEvents = sql<{ deleted: number }>`
       WITH deleted AS (DELETE FROM events WHERE occurred_at < now() - make_interval(days => ${EVENT_RETENTION_DAYS}) RETURNING 1)
       SELECT count(*)::int AS deleted FROM deleted`.pipe(Effect.map(([row]) => row?.deleted ?? 0))
 
-    return { feed, audit, deleteExpiredEvents } as const
+    return { feed, audit, auditAscending, organizationExists, deleteExpiredEvents } as const
   })
 }) {}

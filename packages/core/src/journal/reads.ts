@@ -1,14 +1,20 @@
-import { Effect } from "effect"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Chunk, Effect, Option, Stream } from "effect"
 import type { AuditEvent, AuditEventParams } from "@tks/domain/audit"
 import { parseOffsetDateTime } from "@tks/domain/due-date"
+import { NotFound } from "@tks/domain/errors"
 import type { EventFeedParams } from "@tks/domain/events"
 import type { Access } from "@tks/domain/policy"
 import { Pagination } from "../common/pagination.js"
 import { traced } from "../common/traced.js"
 import { eventWire } from "./event-wire.js"
-import { type AuditRowRead, auditOrder, byPosition, JournalReadsRepo } from "./reads-repo.js"
+import { auditExportOrder, type AuditRowRead, auditOrder, byPosition, JournalReadsRepo } from "./reads-repo.js"
 
-const auditView = (row: AuditRowRead): AuditEvent => ({
+/** Rows an export reads at a time. */
+const EXPORT_PAGE = 500
+
+/** An audit row as every reader gets it: GET /v1/audit-events and the operator's export alike. */
+export const auditView = (row: AuditRowRead): AuditEvent => ({
   id: row.id,
   occurredAt: row.occurred_at.toISOString(),
   action: row.action,
@@ -69,7 +75,28 @@ export class JournalReads extends Effect.Service<JournalReads>()("@tks/core/Jour
       })
     })
 
-    return { feed, audit } as const
+    /**
+     * The organization's audit log, oldest first, for the operator's export
+     * (`cli audit export`): only acts at or after `since` and before
+     * `until`, when given. A stream of pages walked by (occurred_at, id),
+     * each read only when the one before has been taken, so the log is never
+     * held whole. An unknown organization is NotFound.
+     */
+    const auditExport = (
+      range: { readonly orgId: string; readonly since: Date | null; readonly until: Date | null },
+      pageSize = EXPORT_PAGE
+    ): Stream.Stream<AuditEvent, NotFound | SqlError> =>
+      Stream.unwrap(Effect.gen(function*() {
+        if (!(yield* repo.organizationExists(range.orgId))) return yield* new NotFound({ message: "No such organization" })
+        return Stream.paginateChunkEffect(null as readonly [string, string] | null, (after) =>
+          Effect.map(repo.auditAscending(range, after, pageSize), (rows) => {
+            const last = rows[rows.length - 1]
+            const next = rows.length === pageSize && last !== undefined ? Option.some(auditExportOrder.keyOf(last)) : Option.none()
+            return [Chunk.fromIterable(rows.map(auditView)), next] as const
+          }))
+      }))
+
+    return { feed, audit, auditExport } as const
   }),
   dependencies: [JournalReadsRepo.Default, Pagination.Default]
 }) {}

@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { Cache, Duration, Effect, Exit } from "effect"
 import { AccessTokenVerifier } from "@tks/adapters/oauth/access-token-verifier"
 import { BadRequest, BadRequestCode, InputIssue, NotFound, ServiceUnavailable, Unauthorized } from "@tks/domain/errors"
@@ -22,6 +23,8 @@ import type { Scope } from "@tks/domain/roles"
 import { Authenticator } from "../auth/service.js"
 import { PublicUrl } from "../common/links.js"
 import { traced } from "../common/traced.js"
+import { Journal } from "../journal/journal.js"
+import { oauthSettingsAct } from "./settings-acts.js"
 import { OAuthSettingsRepo, type OrganizationOAuthRow } from "./settings-repo.js"
 
 /** What the operator sets; what is left out takes its default. */
@@ -90,7 +93,9 @@ const problemsOf = (input: OAuthSettingsInput): ReadonlyArray<InputIssue> => {
  */
 export class OAuthResource extends Effect.Service<OAuthResource>()("@tks/core/OAuthResource", {
   effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
     const repo = yield* OAuthSettingsRepo
+    const journal = yield* Journal
     const verifier = yield* AccessTokenVerifier
     const authenticator = yield* Authenticator
     const base = yield* Effect.orDie(PublicUrl)
@@ -125,7 +130,7 @@ export class OAuthResource extends Effect.Service<OAuthResource>()("@tks/core/OA
     const found = (orgId: OrganizationId) =>
       Effect.flatMap(repo.find(orgId), (row) => (row === undefined ? Effect.fail(noSuchOrganization()) : Effect.succeed(row)))
 
-    /** Names (or renames) the organization's identity provider; the operator's act (the CLI). */
+    /** Names (or renames) the organization's identity provider; the operator's act (the CLI), recorded with the old and new settings. */
     const set = traced("OAuthResource.set")(function*(input: OAuthSettingsInput) {
       const issues = problemsOf(input)
       if (issues.length > 0) {
@@ -135,22 +140,37 @@ export class OAuthResource extends Effect.Service<OAuthResource>()("@tks/core/OA
           issues
         })
       }
-      const stored = yield* repo.upsert({
-        orgId: input.organizationId,
-        issuer: input.issuer,
-        audience: input.audience ?? null,
-        personClaim: input.personClaim ?? DEFAULT_PERSON_CLAIM,
-        scopeMap: input.scopeMap ?? null
-      })
-      if (!stored) return yield* noSuchOrganization()
-      yield* settingsForSignIn.invalidate(input.organizationId)
-      return yield* readFor(input.organizationId)
+      const orgId = input.organizationId
+      const answer = yield* sql.withTransaction(Effect.gen(function*() {
+        const before = yield* found(orgId)
+        yield* repo.upsert({
+          orgId,
+          issuer: input.issuer,
+          audience: input.audience ?? null,
+          personClaim: input.personClaim ?? DEFAULT_PERSON_CLAIM,
+          scopeMap: input.scopeMap ?? null
+        })
+        const after = yield* readFor(orgId)
+        yield* journal.record(oauthSettingsAct(orgId, "oauth_settings.set", effective(orgId, before), after.settings))
+        return after
+      }))
+      // After the commit: a sign-in in between would cache the settings being replaced.
+      yield* settingsForSignIn.invalidate(orgId)
+      return answer
     })
 
-    /** Forgets the organization's identity provider: only this service's access tokens sign in again. True when one was set. */
+    /**
+     * Forgets the organization's identity provider: only this service's
+     * access tokens sign in again. True when one was set; clearing none
+     * changes nothing and records nothing.
+     */
     const clear = traced("OAuthResource.clear")(function*(orgId: OrganizationId) {
-      yield* found(orgId)
-      const removed = yield* repo.remove(orgId)
+      const removed = yield* sql.withTransaction(Effect.gen(function*() {
+        const before = yield* found(orgId)
+        const removed = yield* repo.remove(orgId)
+        if (removed) yield* journal.record(oauthSettingsAct(orgId, "oauth_settings.cleared", effective(orgId, before), null))
+        return removed
+      }))
       yield* settingsForSignIn.invalidate(orgId)
       return removed
     })
@@ -230,5 +250,5 @@ export class OAuthResource extends Effect.Service<OAuthResource>()("@tks/core/OA
 
     return { set, clear, read, metadata, challenge, authenticate } as const
   }),
-  dependencies: [OAuthSettingsRepo.Default, AccessTokenVerifier.Default, Authenticator.Default]
+  dependencies: [OAuthSettingsRepo.Default, AccessTokenVerifier.Default, Authenticator.Default, Journal.Default]
 }) {}

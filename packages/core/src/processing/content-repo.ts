@@ -21,6 +21,15 @@ export interface ContentToProcess {
   readonly teamIds: ReadonlyArray<string>
 }
 
+/** A content record after processing: what its events name, and where its statuses ended. */
+export interface ProcessedContentRow {
+  readonly id: string
+  readonly title: string
+  readonly type: ContentToProcess["type"]
+  readonly processing_status: string
+  readonly indexing_status: string
+}
+
 /** A chapter as stored: its id and where it is. */
 export interface StoredChapter {
   readonly id: string
@@ -84,13 +93,19 @@ export class ProcessingContentRepo extends Effect.Service<ProcessingContentRepo>
      * must see an end); during stage 4 only indexing is.
      */
     const failed = (k: ContentKey, reason: string) =>
-      sql`
+      sql<ProcessedContentRow>`
         UPDATE content SET
           processing_status = CASE WHEN processing_status = 'COMPLETED' THEN 'COMPLETED' ELSE 'FAILED' END,
           processing_error = CASE WHEN processing_status = 'COMPLETED' THEN NULL ELSE ${reason} END,
           indexing_status = 'FAILED',
           indexing_error = CASE WHEN processing_status = 'COMPLETED' THEN ${reason} ELSE 'Not indexed: processing failed' END
-        WHERE ${key(k)}`.pipe(Effect.asVoid)
+        WHERE ${key(k)}
+        RETURNING id, title, type, processing_status, indexing_status`.pipe(Effect.map((rows) => rows[0]))
+
+    /** The record as processing left it, for the record of its outcome. */
+    const outcome = (k: ContentKey) =>
+      sql<ProcessedContentRow>`
+        SELECT id, title, type, processing_status, indexing_status FROM content WHERE ${key(k)}`.pipe(Effect.map((rows) => rows[0]))
 
     /** The title processing found, when none was final yet; the summary when there is none. */
     const refine = (k: ContentKey, found: { readonly title: string | null; readonly summary: string | null }) =>
@@ -141,6 +156,6 @@ export class ProcessingContentRepo extends Effect.Service<ProcessingContentRepo>
           .sort((a, b) => a.sequence - b.sequence)
       }))
 
-    return { load, startProcessing, processingCompleted, startIndexing, indexingCompleted, failed, refine, replaceChapters } as const
+    return { load, startProcessing, processingCompleted, startIndexing, indexingCompleted, failed, outcome, refine, replaceChapters } as const
   })
 }) {}

@@ -5,7 +5,10 @@ import { type ProcessOptions, ContentProcessor } from "./processor.js"
 
 /**
  * The `content.process` job: runs the pipeline for the job's content; when it
- * fails for good the content's statuses say FAILED with the reason.
+ * fails for good the content's statuses say FAILED with the reason. Either
+ * outcome is recorded in the transaction that marks the job's
+ * (`content.processed`, `content.processing_failed`); a skipped run is no
+ * act and records nothing.
  */
 export const contentProcessingJob = (options: ProcessOptions = {}) =>
   Effect.map(ContentProcessor, (processor): JobHandler<never> => ({
@@ -13,10 +16,11 @@ export const contentProcessingJob = (options: ProcessOptions = {}) =>
     annotations: (job) => ({ contentId: job.subjectId }),
     run: (job) =>
       processor.process({ orgId: job.orgId, contentId: job.subjectId }, options).pipe(
-        Effect.tap((outcome) =>
-          outcome._tag === "Skipped" ? Effect.logInfo(`content not processed: ${outcome.reason}`) : Effect.void
+        Effect.flatMap((outcome) =>
+          outcome._tag === "Skipped"
+            ? Effect.logInfo(`content not processed: ${outcome.reason}`)
+            : Effect.succeed(processor.recordProcessed({ orgId: job.orgId, contentId: job.subjectId }))
         ),
-        Effect.asVoid,
         failJobOnSqlError,
         Effect.catchTag("ExtractionFailed", (error) =>
           Effect.fail(new JobFailure({ reason: `Knowledge extraction failed: ${error.reason}` })))

@@ -5,8 +5,10 @@ import { splitIntoChapters } from "./chapters.js"
 import { type ContentKey, type ContentToProcess, ProcessingContentRepo, type StoredChapter } from "./content-repo.js"
 import { ProcessingIndexRepo } from "./index-repo.js"
 import { ProcessingKnowledgeRepo } from "./knowledge-repo.js"
+import { Journal } from "../journal/journal.js"
 import { persistPlan } from "./persist.js"
 import { planKnowledge } from "./plan.js"
+import { contentProcessed, contentProcessingFailed } from "./processing-events.js"
 
 export type StageName = "chapters" | "extraction" | "related" | "indexing"
 
@@ -42,6 +44,7 @@ export class ContentProcessor extends Effect.Service<ContentProcessor>()("@tks/c
     const contents = yield* ProcessingContentRepo
     const knowledge = yield* ProcessingKnowledgeRepo
     const index = yield* ProcessingIndexRepo
+    const journal = yield* Journal
 
     /** Stage 1: the body's chapters, replacing the stored ones. */
     const chapters = (key: ContentKey, content: ContentToProcess) =>
@@ -116,10 +119,21 @@ export class ContentProcessor extends Effect.Service<ContentProcessor>()("@tks/c
         return { _tag: "Processed", stages: timings } as const
       }).pipe(Effect.annotateLogs({ contentId: key.contentId }))
 
-    /** The job failed for good: the reason goes on the content. */
-    const markFailed = (key: ContentKey, reason: string) => contents.failed(key, reason)
+    /**
+     * The job failed for good: the reason goes on the content, and the act
+     * is recorded (`content.processing_failed`). Runs in the transaction
+     * that marks the job FAILED; content that no longer exists records nothing.
+     */
+    const markFailed = (key: ContentKey, reason: string) =>
+      Effect.flatMap(contents.failed(key, reason), (row) =>
+        row === undefined ? Effect.void : Effect.asVoid(journal.record(contentProcessingFailed(key.orgId, row, reason))))
 
-    return { process, markFailed, chapters, extract, relate, index: indexContent, load: contents.load } as const
+    /** The job completed: `content.processed`, for the transaction that marks the job COMPLETED. */
+    const recordProcessed = (key: ContentKey) =>
+      Effect.flatMap(contents.outcome(key), (row) =>
+        row === undefined ? Effect.void : Effect.asVoid(journal.record(contentProcessed(key.orgId, row))))
+
+    return { process, markFailed, recordProcessed, chapters, extract, relate, index: indexContent, load: contents.load } as const
   }),
-  dependencies: [ProcessingContentRepo.Default, ProcessingKnowledgeRepo.Default, ProcessingIndexRepo.Default]
+  dependencies: [ProcessingContentRepo.Default, ProcessingKnowledgeRepo.Default, ProcessingIndexRepo.Default, Journal.Default]
 }) {}
