@@ -20,6 +20,7 @@ import jobTraceContext from "./0017_job_trace_context.js"
 import itemPositions from "./0018_item_positions.js"
 import oauthSettings from "./0019_oauth_settings.js"
 import eventsAudit from "./0020_events_audit.js"
+import webhooks from "./0021_webhooks.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -42,5 +43,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0017_job_trace_context": jobTraceContext,
   "0018_item_positions": itemPositions,
   "0019_oauth_settings": oauthSettings,
-  "0020_events_audit": eventsAudit
+  "0020_events_audit": eventsAudit,
+  "0021_webhooks": webhooks
 }
