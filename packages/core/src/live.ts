@@ -32,11 +32,13 @@ import { Search } from "./search/service.js"
 import { Teams } from "./teams/service.js"
 import { ThirdParties } from "./third-parties/service.js"
 import { Training } from "./training/service.js"
+import { WebhookEndpoints } from "./webhooks/service.js"
+import { WebhookFanout } from "./webhooks/fanout.js"
 
 /**
  * Every domain service, for any transport (HTTP, MCP, jobs). Needs a
  * SqlClient, and the outside-world ports (PageFetcher, VideoCatalog,
- * SpeechSynthesizer and QuestionGenerator from @tks/adapters), which the
+ * SpeechSynthesizer, QuestionGenerator and WebhookSender from @tks/adapters), which the
  * composition provides. NotificationOutbox only writes the outbox; the job
  * workers deliver it (apps/server/src/workers.ts, with MailSender and SmsSender).
  */
@@ -73,5 +75,7 @@ export const CoreLive = Layer.mergeAll(
   PopQuizLearner.Default,
   NotificationOutbox.Default,
   Learning.Default,
-  LearningQueue.Default
+  LearningQueue.Default,
+  WebhookEndpoints.Default,
+  WebhookFanout.Default
 )
