@@ -24,6 +24,7 @@ import { TeamsGroup } from "./groups/teams.js"
 import { ThirdPartiesGroup } from "./groups/third-parties.js"
 import { TrainingGroup } from "./groups/training.js"
 import { VideosGroup } from "./groups/videos.js"
+import { WebhooksGroup } from "./groups/webhooks.js"
 
 /**
  * The whole /v1 contract. Servers implement it, clients derive from it
@@ -55,6 +56,7 @@ export class Api extends closeInputs(
     .add(AssigningGroup)
     .add(LearningGroup)
     .add(LearningQueueGroup)
+    .add(WebhooksGroup)
     .addError(BadRequest)
     .addError(ServiceUnavailable)
     .prefix("/v1")
