@@ -6,6 +6,7 @@ import { QuestionGeneratorLive } from "@tks/adapters/questions/live"
 import { SmsSenderLive } from "@tks/adapters/sms/live"
 import { SpeechSynthesizerLive } from "@tks/adapters/speech/live"
 import { VideoCatalogLive } from "@tks/adapters/video/oembed"
+import { WebhookSenderLive } from "@tks/adapters/webhooks/sender"
 
 /**
  * The outside world as the service reaches it (docs/architecture.md), each from its
@@ -13,7 +14,7 @@ import { VideoCatalogLive } from "@tks/adapters/video/oembed"
  * through the site's oEmbed endpoint, knowledge extraction through the LLM
  * when one is configured, else the local extractor, and quiz questions the
  * same way; email and texts through SMTP and Twilio when configured, else
- * into the local mailbox folder.
+ * into the local mailbox folder; webhooks through the SSRF-guarded sender.
  */
 export const AdaptersLive = Layer.mergeAll(
   PageFetcherLive,
@@ -22,5 +23,6 @@ export const AdaptersLive = Layer.mergeAll(
   QuestionGeneratorLive,
   SpeechSynthesizerLive,
   MailSenderLive,
-  SmsSenderLive
+  SmsSenderLive,
+  WebhookSenderLive
 )

@@ -8,6 +8,7 @@ import { KnowledgeExtractorLive } from "@tks/adapters/extraction/live"
 import { MailSenderLive } from "@tks/adapters/mail/live"
 import { QuestionGeneratorLive } from "@tks/adapters/questions/live"
 import { SmsSenderLive } from "@tks/adapters/sms/live"
+import { WebhookSenderLive } from "@tks/adapters/webhooks/sender"
 import { LoggingLive } from "./observability/logging.js"
 import { MetricsLive } from "./observability/metrics.js"
 import { DatabaseMetricsLive } from "./observability/metrics-database.js"
@@ -27,7 +28,7 @@ const main = Effect.gen(function*() {
   yield* DatabaseConfig
   const Database = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
   const Workers = Layer.mergeAll(workersLayer(config), EmbeddedMaintenanceLive, DatabaseMetricsLive).pipe(
-    Layer.provide(Layer.mergeAll(KnowledgeExtractorLive, QuestionGeneratorLive, MailSenderLive, SmsSenderLive)),
+    Layer.provide(Layer.mergeAll(KnowledgeExtractorLive, QuestionGeneratorLive, MailSenderLive, SmsSenderLive, WebhookSenderLive)),
     Layer.provide(Database),
     Layer.provide(MetricsLive)
   )

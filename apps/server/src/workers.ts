@@ -7,6 +7,8 @@ import { contentProcessingJob } from "@tks/core/processing/job"
 import { popQuizPreparationJob } from "@tks/core/pop-quizzes/preparation"
 import { ContentProcessor } from "@tks/core/processing/processor"
 import { quizPreparationJob } from "@tks/core/quizzes/job"
+import { webhookDeliveryJob } from "@tks/core/webhooks/delivery"
+import { webhookFanoutJob } from "@tks/core/webhooks/fanout-job"
 import { integer, setting } from "./config.js"
 
 const flags: Record<string, boolean> = { true: true, yes: true, on: true, "1": true, false: false, no: false, off: false, "0": false }
@@ -40,10 +42,11 @@ export const WorkerConfig: Config.Config<WorkerConfig> = Config.all({
 
 /**
  * The job workers of this process: content processing (issue 6), quiz
- * preparation, writing each pop-quiz recipient's questions and notification
- * delivery (issue 8), with the concurrency, leases and backoff of `config`.
- * Needs the database, a KnowledgeExtractor, a QuestionGenerator, a
- * MailSender and an SmsSender.
+ * preparation, writing each pop-quiz recipient's questions, notification
+ * delivery (issue 8) and webhooks (queueing an act's deliveries, delivering
+ * each), with the concurrency, leases and
+ * backoff of `config`. Needs the database, a KnowledgeExtractor, a
+ * QuestionGenerator, a MailSender, an SmsSender and a WebhookSender.
  */
 export const workersLayer = (config: WorkerConfig) =>
   Layer.unwrapEffect(
@@ -51,6 +54,8 @@ export const workersLayer = (config: WorkerConfig) =>
       contentProcessingJob({ stageDelayMs: config.stageDelayMs }),
       quizPreparationJob,
       popQuizPreparationJob,
-      notificationDeliveryJob
+      notificationDeliveryJob,
+      webhookFanoutJob,
+      webhookDeliveryJob({ retryBaseMs: config.retryBaseMs })
     ]).pipe(Effect.map((handlers) => JobWorkersLive(config, handlers)))
   ).pipe(Layer.provide(ContentProcessor.Default))

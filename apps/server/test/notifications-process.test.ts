@@ -2,14 +2,14 @@ import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Duration, Effect, Layer, Logger, LogLevel } from "effect"
+import { Effect, Layer, Logger, LogLevel } from "effect"
 import { NotificationOutbox } from "@tks/core/notifications/outbox"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import { OrganizationId } from "@tks/domain/ids"
 import type { Notice } from "@tks/domain/notice"
 import { json, scriptedServer } from "../../../packages/adapters/test/support/scripted-server.js"
 import { smtpFake } from "../../../packages/adapters/test/support/smtp-fake.js"
-import { type ServerProcess, startServerProcess, stop } from "./support/server-process.js"
+import { type ServerProcess, startServerProcess, stop, waitUntil } from "./support/server-process.js"
 import { SharedDatabaseLive, SharedDatabaseUrl } from "./support/shared-database.js"
 
 const TestLayer = Layer.mergeAll(FixtureImporter.Default, NotificationOutbox.Default).pipe(
@@ -87,17 +87,6 @@ const notificationsOf = (orgId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql<Row>`SELECT id, channel, status FROM notifications WHERE org_id = ${orgId} ORDER BY id`).pipe(
     Effect.orDie
   )
-
-/** Polls `check` every 50 ms until it holds, failing the test if `server` exits first. */
-const waitUntil = <R>(server: ServerProcess, check: Effect.Effect<boolean, never, R>) =>
-  Effect.gen(function*() {
-    while (!(yield* check)) {
-      if (server.child.exitCode !== null || server.child.signalCode !== null) {
-        return yield* Effect.dieMessage(`the server exited: ${server.stderr()}`)
-      }
-      yield* Effect.sleep(Duration.millis(50))
-    }
-  })
 
 /**
  * Eight messages told, the fakes up, and a first server process delivering

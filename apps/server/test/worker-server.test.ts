@@ -13,7 +13,7 @@ import { workersLayer } from "../src/workers.js"
 import { LocalQuestionGenerator } from "@tks/adapters/questions/local"
 import { TestExtractorLive } from "../../../packages/core/test/support/test-extractor.js"
 import { linesOf, startServerProcess, stop, waitReady } from "./support/server-process.js"
-import { TestAdaptersLive, TestMessagingLive } from "./support/adapters.js"
+import { TestAdaptersLive, TestMessagingLive, TestWebhookSenderLive } from "./support/adapters.js"
 import { TestServerLive } from "./support/server.js"
 
 const read = (env: Record<string, string>) =>
@@ -89,7 +89,7 @@ const WithSlowPoll = Layer.mergeAll(
     Layer.provide(Layer.merge(TestExtractorLive, LocalQuestionGenerator))
   )
 ).pipe(
-  Layer.provideMerge(Layer.merge(TestAdaptersLive, TestMessagingLive)),
+  Layer.provideMerge(Layer.mergeAll(TestAdaptersLive, TestMessagingLive, TestWebhookSenderLive)),
   Layer.provideMerge(TestDatabaseLive),
   Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
 )

@@ -39,3 +39,9 @@ export const positiveInteger = (name: string, fallback: number): Config.Config<n
     Config.validate({ message: `${name} must be a positive integer`, validation: (n) => n > 0 }),
     Config.withDefault(fallback)
   )
+
+const flags: Readonly<Record<string, boolean>> = { true: true, yes: true, on: true, "1": true, false: false, no: false, off: false, "0": false }
+
+/** A true-or-false setting (`true`/`false`, `yes`/`no`, `on`/`off`, `1`/`0`, in any case), `fallback` when unset. */
+export const flagSetting = (name: string, fallback: boolean): Config.Config<boolean> =>
+  setting(name, "true or false", (text) => flags[text.trim().toLowerCase()]).pipe(Config.withDefault(fallback))

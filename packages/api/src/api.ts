@@ -26,6 +26,7 @@ import { TeamsGroup } from "./groups/teams.js"
 import { ThirdPartiesGroup } from "./groups/third-parties.js"
 import { TrainingGroup } from "./groups/training.js"
 import { VideosGroup } from "./groups/videos.js"
+import { WebhooksGroup } from "./groups/webhooks.js"
 
 /**
  * The whole /v1 contract. Servers implement it, clients derive from it
@@ -58,6 +59,7 @@ export class Api extends closeInputs(keyWrites(
     .add(AssigningGroup)
     .add(LearningGroup)
     .add(LearningQueueGroup)
+    .add(WebhooksGroup)
     .addError(BadRequest)
     .addError(ServiceUnavailable)
     .prefix("/v1")

@@ -56,7 +56,9 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   learning:
     "The learner's own acts: start a lesson, read the quiz prepared for the enrollment, submit answers. A passed quiz (score 0.8 or more) completes the enrollment and its obligations and raises mastery.",
   learningQueue:
-    "The learning queue: the ranked topics a person should study next, from their duties and what they owe, recomputed on every request."
+    "The learning queue: the ranked topics a person should study next, from their duties and what they owe, recomputed on every request.",
+  webhooks:
+    "Webhooks: endpoints that receive the organization's events as they happen, signed as Standard Webhooks says and retried for 3 days; the delivery log of each, a test ping, secret rotation and replay. Organization admins only."
 }
 
 /** What error-bodies.ts answers for a defect; no endpoint declares it, every endpoint can send it. */

@@ -37,11 +37,13 @@ import { Search } from "./search/service.js"
 import { Teams } from "./teams/service.js"
 import { ThirdParties } from "./third-parties/service.js"
 import { Training } from "./training/service.js"
+import { WebhookEndpoints } from "./webhooks/service.js"
+import { WebhookFanout } from "./webhooks/fanout.js"
 
 /**
  * Every domain service, for any transport (HTTP, MCP, jobs). Needs a
  * SqlClient, and the outside-world ports (PageFetcher, VideoCatalog,
- * SpeechSynthesizer and QuestionGenerator from @tks/adapters), which the
+ * SpeechSynthesizer, QuestionGenerator and WebhookSender from @tks/adapters), which the
  * composition provides. NotificationOutbox only writes the outbox; the job
  * workers deliver it (apps/server/src/workers.ts, with MailSender and SmsSender).
  */
@@ -83,5 +85,7 @@ export const CoreLive = Layer.mergeAll(
   LearningQueue.Default,
   Journal.Default,
   JournalReads.Default,
-  EventSweepLive
+  EventSweepLive,
+  WebhookEndpoints.Default,
+  WebhookFanout.Default
 )

@@ -77,6 +77,24 @@ layer(TestLayer, { excludeTestServices: true })("job workers", (it) => {
       expect(yield* Ref.get(failed)).toEqual(["cnt_failing: the source is broken"])
     }))
 
+  it.scoped("a kind with a retry schedule of its own (webhooks) is retried after the wait it says, not the workers' doubling", () =>
+    Effect.gen(function*() {
+      const failing = () => Effect.fail(new JobFailure({ reason: "not yet" }))
+      yield* workers({ pollMs: 30 }, { ...handlerOf(failing), retryInMs: (attempt) => 3_600_000 + attempt })
+      yield* enqueue("cnt_own_schedule")
+      yield* eventually(Effect.map(onlyJobOf("cnt_own_schedule"), (job) => job.attempts === 1 && job.status === "PENDING"))
+      expect((yield* onlyJobOf("cnt_own_schedule")).retry_in_ms).toBe(3_600_001)
+    }))
+
+  it.scoped("a kind without a schedule of its own keeps the workers' doubling from the base, at most ten minutes", () =>
+    Effect.gen(function*() {
+      const failing = () => Effect.fail(new JobFailure({ reason: "not yet" }))
+      yield* workers({ pollMs: 60_000, retryBaseMs: 3_600_000 }, handlerOf(failing))
+      yield* enqueue("cnt_default_schedule")
+      yield* eventually(Effect.map(onlyJobOf("cnt_default_schedule"), (job) => job.attempts === 1 && job.status === "PENDING"))
+      expect((yield* onlyJobOf("cnt_default_schedule")).retry_in_ms).toBe(600_000)
+    }))
+
   it.scoped("a job that dies is a failure with the defect's message", () =>
     Effect.gen(function*() {
       yield* workers({ pollMs: 30 }, handlerOf(() => Effect.dieMessage("kaput")))

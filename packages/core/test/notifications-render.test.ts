@@ -12,7 +12,8 @@ const noLinks = Option.none<NoticeLinks>()
 
 const lesson = { lessonId: "les_1", title: "Forklift safety" }
 
-const every: ReadonlyArray<Notice> = [
+/** Every notice a person is told about their training (each named by a title). */
+const every: ReadonlyArray<Extract<Notice, { readonly title: string }>> = [
   { _tag: "LessonAssigned", ...lesson, dueDate: "2026-12-01T00:00:00.000Z" },
   { _tag: "RetrainingAssigned", ...lesson, dueDate: null, reason: "New racking in aisle 4" },
   { _tag: "ObligationWaived", ...lesson, reason: "Certified elsewhere" },
@@ -113,8 +114,26 @@ describe("the words of a notice (email and text)", () => {
     expect(formatDue("not a date")).toBe("not a date")
   })
 
+  it("a disabled webhook endpoint is told to the admins by its address and the reason, with no link (one SMS when texted)", () => {
+    const notice: Notice = {
+      _tag: "WebhookEndpointDisabled",
+      endpointId: "ep_1",
+      url: "https://hooks.acme.test/tks",
+      reason: "it answered 410 Gone"
+    }
+    const email = renderEmail(notice, "Ava Thompson", links)
+    expect(email.subject).toBe("Webhook endpoint disabled: https://hooks.acme.test/tks")
+    expect(email.text).toContain("Events are no longer delivered to the webhook endpoint https://hooks.acme.test/tks (ep_1): it answered 410 Gone.")
+    expect(email.text).toContain("an organization admin can enable the endpoint and replay the deliveries that failed")
+    expect(email.html).not.toMatch(/<a |\/v1\//)
+    const text = renderText({ ...notice, url: `https://hooks.acme.test/${"a".repeat(240)}` }, links)
+    expect(text.length).toBeLessThanOrEqual(SMS_MAX)
+    expect(text).toMatch(/^Webhook endpoint https:\/\/hooks\.acme\.test\/a+\.\.\. disabled: events are no longer delivered there\.$/)
+  })
+
   it("a stored notice reads back as written; anything else does not", () => {
-    for (const notice of every) expect(decodeStoredNotice(JSON.parse(JSON.stringify(notice)))).toEqual(Either.right(notice))
+    const endpointDisabled: Notice = { _tag: "WebhookEndpointDisabled", endpointId: "ep_1", url: "https://hooks.acme.test", reason: "it answered 410 Gone" }
+    for (const notice of [...every, endpointDisabled]) expect(decodeStoredNotice(JSON.parse(JSON.stringify(notice)))).toEqual(Either.right(notice))
     expect(Either.isLeft(decodeStoredNotice({ _tag: "LessonAssigned", title: "no id" }))).toBe(true)
     expect(Either.isLeft(decodeStoredNotice({ _tag: "Unknown" }))).toBe(true)
   })

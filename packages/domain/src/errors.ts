@@ -26,7 +26,7 @@ const codes = <const C extends readonly [string, ...Array<string>]>(...values: C
  * Every code a 400 answer carries: the general ones, then each act's own
  * refusals (the named tables beside those acts: BadRequestCode below,
  * AssigningCode, LearningCode, PopQuizLearnerCode, PopQuizSendCode,
- * intakeErrorCodes).
+ * intakeErrorCodes, WebhookCode).
  */
 const badRequestCodes = codes(
   "BAD_REQUEST",
@@ -59,7 +59,8 @@ const badRequestCodes = codes(
   "RECIPIENT_CANNOT_SEE_CONTENT",
   "UNFETCHABLE_ADDRESS",
   "VIDEO_UNAVAILABLE",
-  "TEAM_REQUIRED"
+  "TEAM_REQUIRED",
+  "WEBHOOK_ENDPOINT_DISABLED"
 )
 
 /** One problem found in the caller's input. */

@@ -1,4 +1,5 @@
-import { Either, ParseResult, Schema } from "effect"
+import { Either } from "effect"
+import { checkedString } from "./checked-string.js"
 import { isVideoHostingHost } from "./video-hosts.js"
 
 /**
@@ -44,15 +45,7 @@ export const checkFetchUrl = (input: string): Either.Either<string, string> => {
 }
 
 /** The body field: a string in, the normalized href out; each rule refuses with its own message. */
-export const FetchUrl = Schema.transformOrFail(Schema.String, Schema.String, {
-  strict: true,
-  decode: (input, _options, ast) =>
-    Either.match(checkFetchUrl(input), {
-      onLeft: (message) => ParseResult.fail(new ParseResult.Type(ast, input, message)),
-      onRight: (href) => ParseResult.succeed(href)
-    }),
-  encode: (href) => ParseResult.succeed(href)
-}).annotations({
+export const FetchUrl = checkedString(checkFetchUrl).annotations({
   identifier: "FetchUrl",
   description:
     "An http or https address of a public page or file, at most 2048 characters once percent-encoded, without user name or password; video-hosting sites are refused.",

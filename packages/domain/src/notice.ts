@@ -38,5 +38,14 @@ export type Notice =
     readonly title: string
     readonly dueDate: string
   }
+  | {
+    /** To the organization's admins: the service stopped delivering to a webhook endpoint (docs/webhooks.md). */
+    readonly _tag: "WebhookEndpointDisabled"
+    readonly endpointId: string
+    /** The endpoint's address: what names it to the admins. */
+    readonly url: string
+    /** Why, as a clause: "it answered 410 Gone", "every delivery has failed since ...". */
+    readonly reason: string
+  }
 
 export type NoticeKind = Notice["_tag"]

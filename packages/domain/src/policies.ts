@@ -22,6 +22,18 @@ export const policies = {
   audit: {
     list: policy({ action: "read the organization's audit log", reach: "admins-only" })
   },
+  // The organization's integrations: admins only, like its identity provider; anyone else 403 whatever the id.
+  webhooks: {
+    create: policy({ action: "create webhook endpoints", reach: "admins-only" }),
+    list: policy({ action: "list webhook endpoints", reach: "admins-only" }),
+    get: policy({ action: "read webhook endpoints", reach: "admins-only" }),
+    update: policy({ action: "change webhook endpoints", reach: "admins-only" }),
+    remove: policy({ action: "delete webhook endpoints", reach: "admins-only" }),
+    rotateSecret: policy({ action: "rotate a webhook endpoint's secret", reach: "admins-only" }),
+    test: policy({ action: "send test webhooks", reach: "admins-only" }),
+    deliveries: policy({ action: "read webhook deliveries", reach: "admins-only" }),
+    replay: policy({ action: "replay webhook deliveries", reach: "admins-only" })
+  },
   members: {
     list: policy({ action: "list members", permission: "user.read", reach: "admins-else-self" }),
     get: policy({ action: "read a member", permission: "user.read", reach: "admins-else-self" }),

@@ -29,6 +29,7 @@ import { TeamsHandlers } from "./handlers/teams.js"
 import { ThirdPartiesHandlers } from "./handlers/third-parties.js"
 import { TrainingHandlers } from "./handlers/training.js"
 import { VideosHandlers } from "./handlers/videos.js"
+import { WebhooksHandlers } from "./handlers/webhooks.js"
 import { HealthRoutes, HealthRouteSpecs } from "./health.js"
 import { jsonBodyRoutesOfApi } from "./media-type.js"
 import { routesOfApi } from "./method-not-allowed.js"
@@ -62,7 +63,8 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     PopQuizzesHandlers,
     AssigningHandlers,
     LearningHandlers,
-    LearningQueueHandlers
+    LearningQueueHandlers,
+    WebhooksHandlers
   ]),
   Layer.provide([AuthenticationLive, ClosedQueryLive])
 )

@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { WebhookConfig } from "@tks/adapters/webhooks/sender"
 import { AppLinksConfig } from "@tks/core/notifications/app-links"
 import { DatabaseConfig } from "@tks/db/config"
 import { ServerConfig } from "../config.js"
@@ -15,6 +16,8 @@ export const preflight = Effect.gen(function*() {
   yield* DatabaseConfig
   // Read here too, for a server whose workers are off (WORKERS=0): the links are checked before anything else.
   yield* AppLinksConfig
+  // WEBHOOK_ALLOW_PRIVATE_TARGETS is refused in production before anything is opened.
+  yield* WebhookConfig
   const metrics = yield* MetricsConfig
   if (Option.contains(metrics.port, config.port)) {
     return yield* new PortUnavailable({ message: `METRICS_PORT must differ from PORT (${config.port}): metrics have their own listener, never the API's` })

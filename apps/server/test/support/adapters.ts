@@ -6,6 +6,7 @@ import { type FetchedPage, PageFetcher, UnfetchableAddress } from "@tks/adapters
 import { LocalQuestionGenerator } from "@tks/adapters/questions/local"
 import { LocalSpeechLive } from "@tks/adapters/speech/live"
 import { type VideoDetails, VideoCatalog, VideoUnavailable } from "@tks/adapters/video/port"
+import { layerWebhookSender } from "@tks/adapters/webhooks/sender"
 
 /**
  * Test doubles of the outside-world ports for the test server: nothing
@@ -112,3 +113,17 @@ export const TestMessagingLive = Layer.mergeAll(
   Layer.succeed(MailSender, { provider: "test", send: keptIn(sentEmails) }),
   Layer.succeed(SmsSender, { provider: "test", send: keptIn(sentTexts) })
 )
+
+/**
+ * Webhooks for the test server: the real sender, with private targets
+ * allowed (WEBHOOK_ALLOW_PRIVATE_TARGETS), so a receiver on 127.0.0.1 gets
+ * real signed POSTs; names resolve only `localhost`, so nothing a test
+ * registers is ever looked up in real DNS or dialed off this machine.
+ */
+export const TestWebhookSenderLive = layerWebhookSender({
+  allowPrivateTargets: true,
+  resolver: async (hostname) => {
+    if (hostname.toLowerCase() === "localhost") return [{ address: "127.0.0.1", family: 4 }]
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" })
+  }
+})

@@ -114,7 +114,17 @@ const endpointRows: Readonly<Record<string, Row<number>>> = {
   "POST /v1/me/pop-quizzes/:id/start": [U, U, U, U, 404, 404, 404, 404, 404, 404, 404],
   "POST /v1/me/pop-quizzes/:id/answers": [U, U, U, U, 400, 400, 400, 400, 400, 400, 400],
   "GET /v1/me/learning-queue": [U, U, U, U, 200, 200, 200, 200, 200, 200, 200],
-  "GET /v1/people/:id/learning-queue": [U, U, U, U, 404, 404, 404, 404, 404, 404, 404]
+  "GET /v1/people/:id/learning-queue": [U, U, U, U, 404, 404, 404, 404, 404, 404, 404],
+  "POST /v1/webhook-endpoints": [U, U, U, U, 400, 400, 400, 403, 403, 403, 400],
+  "GET /v1/webhook-endpoints": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],
+  "GET /v1/webhook-endpoints/:id": [U, U, U, U, 404, 404, 404, 403, 403, 403, 404],
+  "PATCH /v1/webhook-endpoints/:id": [U, U, U, U, 404, 404, 404, 403, 403, 403, 404],
+  "DELETE /v1/webhook-endpoints/:id": [U, U, U, U, 404, 404, 404, 403, 403, 403, 404],
+  "POST /v1/webhook-endpoints/:id/rotate-secret": [U, U, U, U, 404, 404, 404, 403, 403, 403, 404],
+  "POST /v1/webhook-endpoints/:id/test": [U, U, U, U, 404, 404, 404, 403, 403, 403, 404],
+  "GET /v1/webhook-endpoints/:id/deliveries": [U, U, U, U, 404, 404, 404, 403, 403, 403, 404],
+  "POST /v1/webhook-deliveries/:id/replay": [U, U, U, U, 404, 404, 404, 403, 403, 403, 404],
+  "POST /v1/webhook-endpoints/:id/replay": [U, U, U, U, 400, 400, 400, 403, 403, 403, 400]
 }
 
 const ok = "ok"

@@ -13,7 +13,7 @@ import { provisionMigratedTestDatabase, TEST_POOL } from "@tks/db/test-database"
 // The db package's own recovery test uses this proxy; one copy for both.
 import { type BlackholeProxy, startBlackholeProxy } from "../../../../packages/db/test/support/blackhole-proxy.js"
 import { HttpRoutes } from "../../src/http/routes.js"
-import { TestAdaptersLive } from "./adapters.js"
+import { TestAdaptersLive, TestWebhookSenderLive } from "./adapters.js"
 
 /**
  * Production-like pool settings (a connection TTL and connect and
@@ -88,7 +88,7 @@ const RecordWarnings = Logger.replace(
 export const outageServer = (pool: PoolSettings, env: Record<string, string> = {}) => {
   const server = HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default)),
-    Layer.provideMerge(TestAdaptersLive),
+    Layer.provideMerge(Layer.merge(TestAdaptersLive, TestWebhookSenderLive)),
     Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(FetchHttpClient.layer),
     Layer.provideMerge(databaseThroughProxy(pool)),

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 
 /** The checkout that holds this file; the server under test is its own. */
 export const repositoryRoot = resolve(import.meta.dirname, "../../../..")
@@ -119,3 +119,14 @@ export const stop = (server: ServerProcess) =>
 
 /** The lines a process wrote, without the empty ones. */
 export const linesOf = (text: string) => text.split("\n").filter((line) => line.trim() !== "")
+
+/** Polls `check` every 50 ms until it holds, failing the test if `server` exits first. */
+export const waitUntil = <R>(server: ServerProcess, check: Effect.Effect<boolean, never, R>) =>
+  Effect.gen(function*() {
+    while (!(yield* check)) {
+      if (server.child.exitCode !== null || server.child.signalCode !== null) {
+        return yield* Effect.dieMessage(`the server exited: ${server.stderr()}`)
+      }
+      yield* Effect.sleep(Duration.millis(50))
+    }
+  })

@@ -12,7 +12,7 @@ import { TestExtractorLive } from "../../../../packages/core/test/support/test-e
 import { createHttpServer } from "../../src/http/node-server.js"
 import { HttpRoutes } from "../../src/http/routes.js"
 import { workersLayer } from "../../src/workers.js"
-import { TestAdaptersLive, TestMessagingLive } from "./adapters.js"
+import { TestAdaptersLive, TestMessagingLive, TestWebhookSenderLive } from "./adapters.js"
 import { type RawOptions, rawAt, rawNodeAt } from "./http.js"
 import { SharedDatabaseLive } from "./shared-database.js"
 import type { PageFetcher } from "@tks/adapters/page-fetch/port"
@@ -20,6 +20,7 @@ import type { VideoCatalog } from "@tks/adapters/video/port"
 import type { SpeechSynthesizer } from "@tks/adapters/speech/port"
 import type { MailSender } from "@tks/adapters/mail/port"
 import type { SmsSender } from "@tks/adapters/sms/port"
+import type { WebhookSender } from "@tks/adapters/webhooks/port"
 
 /**
  * The job workers, as the server runs them, with the deterministic test
@@ -41,18 +42,20 @@ export const TestWorkersLive = workersLayer({
  * The real server (every route, the real middleware, the job workers) on a
  * free loopback port, over a fresh, migrated test database (embedded PGlite,
  * or TEST_DATABASE_URL). Use with `layer(TestServerLive, { excludeTestServices: true })`.
- * Email and texts go to `messaging` (default: the recording doubles of support/adapters.ts).
+ * Email and texts go to `messaging` (default: the recording doubles of support/adapters.ts),
+ * webhooks through `webhooks` (default: the real sender, loopback receivers allowed).
  */
-const composeTestServer = <E, E2, Db, E3, WE, WR>(
+const composeTestServer = <E, E2, Db, E3, WE, WR, E4>(
   adapters: Layer.Layer<PageFetcher | VideoCatalog | SpeechSynthesizer, E>,
   messaging: Layer.Layer<MailSender | SmsSender, E2>,
   database: Layer.Layer<Db, E3>,
-  workers: Layer.Layer<never, WE, WR>
+  workers: Layer.Layer<never, WE, WR>,
+  webhooks: Layer.Layer<WebhookSender, E4> = TestWebhookSenderLive as Layer.Layer<WebhookSender, never>
 ) =>
   HttpLayerRouter.serve(HttpRoutes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(Layer.mergeAll(CoreLive, DatabaseHealth.Default, FixtureImporter.Default, workers)),
     // Quiz questions from the local (deterministic) generator, unless `adapters` brings its own.
-    Layer.provideMerge(Layer.mergeAll(LocalQuestionGenerator, adapters, messaging)),
+    Layer.provideMerge(Layer.mergeAll(LocalQuestionGenerator, adapters, messaging, webhooks)),
     Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(FetchHttpClient.layer),
     Layer.provideMerge(database),
@@ -60,10 +63,11 @@ const composeTestServer = <E, E2, Db, E3, WE, WR>(
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )
 
-export const testServerWith = <E, E2 = never>(
+export const testServerWith = <E, E2 = never, E4 = never>(
   adapters: Layer.Layer<PageFetcher | VideoCatalog | SpeechSynthesizer, E>,
-  messaging: Layer.Layer<MailSender | SmsSender, E2> = TestMessagingLive
-) => composeTestServer(adapters, messaging, TestDatabaseLive, TestWorkersLive)
+  messaging: Layer.Layer<MailSender | SmsSender, E2> = TestMessagingLive,
+  webhooks: Layer.Layer<WebhookSender, E4> = TestWebhookSenderLive as Layer.Layer<WebhookSender, never>
+) => composeTestServer(adapters, messaging, TestDatabaseLive, TestWorkersLive, webhooks)
 
 /** The test server on a database that processes the test starts can reach too (its URL is SharedDatabaseUrl). */
 export const TestServerOnSharedDatabaseLive = composeTestServer(TestAdaptersLive, TestMessagingLive, SharedDatabaseLive, TestWorkersLive)

@@ -43,9 +43,10 @@ const notFound = (hostname: string): Error =>
 const resolveVetted = async (
   hostname: string,
   resolver: Resolver,
-  isAllowedAddress: AddressPolicy
+  isAllowedAddress: AddressPolicy,
+  checkNames: boolean
 ): Promise<ReadonlyArray<ResolvedAddress>> => {
-  const nameRefusal = refusedHostName(hostname)
+  const nameRefusal = checkNames ? refusedHostName(hostname) : null
   if (nameRefusal !== null) throw new AddressRefused(nameRefusal)
   const addresses = await resolver(hostname)
   if (addresses.length === 0) throw notFound(hostname)
@@ -58,8 +59,8 @@ const familyOf = (family: number | string | undefined): 4 | 6 | null =>
   family === 4 || family === "IPv4" ? 4 : family === 6 || family === "IPv6" ? 6 : null
 
 /** Node's `lookup` hook for `net.connect`/`tls.connect`, answering only vetted addresses. */
-const guardedLookup = (resolver: Resolver, isAllowedAddress: AddressPolicy): LookupFunction => (hostname, options, callback) => {
-  resolveVetted(hostname, resolver, isAllowedAddress).then(
+const guardedLookup = (resolver: Resolver, isAllowedAddress: AddressPolicy, checkNames: boolean): LookupFunction => (hostname, options, callback) => {
+  resolveVetted(hostname, resolver, isAllowedAddress, checkNames).then(
     (addresses) => {
       const family = familyOf(options.family)
       const wanted = family === null ? addresses : addresses.filter((a) => a.family === family)
@@ -77,12 +78,14 @@ interface GuardOptions {
   readonly isAllowedAddress: AddressPolicy
   /** How long establishing one connection (TCP and TLS) may take. */
   readonly connectTimeoutMs: number
+  /** Refuse private-network names (`refusedHostName`) before resolving them (default true; off only where private targets are allowed). */
+  readonly checkNames?: boolean
 }
 
 /** undici's `connect` for an Agent: the stock connector with the guarded lookup, refusing IP literals the policy refuses. */
 export const guardedConnector = (options: GuardOptions): buildConnector.connector => {
   const connect = buildConnector({
-    lookup: guardedLookup(options.resolver, options.isAllowedAddress),
+    lookup: guardedLookup(options.resolver, options.isAllowedAddress, options.checkNames ?? true),
     timeout: options.connectTimeoutMs
   })
   return (target, callback) => {

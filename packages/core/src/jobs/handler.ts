@@ -23,6 +23,12 @@ export interface JobHandler<R> {
   readonly run: (job: ClaimedJob) => Effect.Effect<OnCompleted<R> | void, JobFailure, R>
   /** Records on the subject that the job failed for good; runs in the transaction that marks the job FAILED. */
   readonly onFailed: (job: ClaimedJob, reason: string) => Effect.Effect<void, SqlError, R>
+  /**
+   * The wait before attempt `attempt + 1`, when this kind keeps a schedule
+   * of its own (webhooks: minutes to hours); otherwise the workers'
+   * doubling `retryDelayMs`.
+   */
+  readonly retryInMs?: (attempt: number) => number
 }
 
 /** The reason of a run that died (a defect, not a JobFailure). */

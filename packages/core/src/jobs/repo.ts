@@ -8,10 +8,17 @@ import { JobWake } from "./wake.js"
 
 /**
  * The kinds of job the workers know: processing new content, preparing an
- * enrollment's quiz, writing one pop-quiz recipient's questions, and
- * delivering one notification.
+ * enrollment's quiz, writing one pop-quiz recipient's questions,
+ * delivering one notification, queueing the webhook deliveries of an act,
+ * and delivering one webhook.
  */
-export type JobKind = "content.process" | "quiz.prepare" | "pop-quiz.prepare" | "notification.deliver"
+export type JobKind =
+  | "content.process"
+  | "quiz.prepare"
+  | "pop-quiz.prepare"
+  | "notification.deliver"
+  | "webhook.fanout"
+  | "webhook.deliver"
 
 /** A job a worker holds under a lease. `attempt` counts this run (1 for the first). */
 export interface ClaimedJob {
@@ -94,6 +101,17 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("@tks/core/JobsRepo", {
         ).pipe(Effect.zipRight(wake.wake))
 
     /**
+     * Makes the open jobs of these subjects that wait for a later retry due
+     * now (a replayed webhook delivery is tried at once, not hours later);
+     * a job running or already due is left as it is.
+     */
+    const runSoon = (input: { readonly orgId: OrganizationId; readonly kind: JobKind; readonly subjectIds: ReadonlyArray<string> }) =>
+      input.subjectIds.length === 0 ? Effect.void : sql`
+        UPDATE jobs SET run_after = now(), updated_at = now()
+        WHERE kind = ${input.kind} AND org_id = ${input.orgId} AND subject_id = ANY(${[...input.subjectIds]}::text[])
+          AND status = 'PENDING' AND run_after > now()`.pipe(Effect.zipRight(wake.wake))
+
+    /**
      * Takes the oldest due job of `kinds`: PENDING whose `run_after` has come,
      * or RUNNING whose lease lapsed (its worker died or stalled). SKIP LOCKED
      * lets concurrent claimers pass over a row another is taking; the row is
@@ -166,7 +184,7 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("@tks/core/JobsRepo", {
           lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
         WHERE ${held(job, owner)}`.pipe(Effect.asVoid)
 
-    return { enqueue, enqueueMany, claim, renew, complete, fail, release } as const
+    return { enqueue, enqueueMany, runSoon, claim, renew, complete, fail, release } as const
   }),
   dependencies: [JobWake.Default]
 }) {}

@@ -17,7 +17,7 @@ export interface WorkerSettings {
   readonly pollMs: number
   /** How long a claim holds without renewal; a crashed worker's job is taken over after this. */
   readonly leaseMs: number
-  /** The first retry's wait; each further one doubles. */
+  /** The first retry's wait; each further one doubles (a kind with a schedule of its own, webhooks, scales it from this). */
   readonly retryBaseMs: number
 }
 
@@ -72,7 +72,7 @@ export const runJobWorkers = <R>(settings: WorkerSettings, handlers: ReadonlyArr
 
     const finish = (handler: JobHandler<R>, job: ClaimedJob, owner: string, reason: string): Effect.Effect<RunOutcome, SqlError, R> =>
       Effect.gen(function*() {
-        const retryInMs = retryDelayMs(job.attempt, settings.retryBaseMs)
+        const retryInMs = handler.retryInMs?.(job.attempt) ?? retryDelayMs(job.attempt, settings.retryBaseMs)
         const outcome = yield* sql.withTransaction(
           repo.fail(job, owner, reason, retryInMs).pipe(
             Effect.tap((outcome) => (outcome === "failed" ? handler.onFailed(job, reason) : Effect.void))

@@ -14,7 +14,8 @@ const StoredNotice: Schema.Schema<Notice> = Schema.Union(
   Schema.TaggedStruct("ObligationWaived", { ...lessonFacts, reason: Schema.String }),
   Schema.TaggedStruct("ObligationCancelled", { ...lessonFacts, reason: Schema.String }),
   Schema.TaggedStruct("DueDateChanged", { ...lessonFacts, dueDate: Schema.NullOr(Schema.String) }),
-  Schema.TaggedStruct("PopQuizReady", { popQuizId: Schema.String, title: Schema.String, dueDate: Schema.String })
+  Schema.TaggedStruct("PopQuizReady", { popQuizId: Schema.String, title: Schema.String, dueDate: Schema.String }),
+  Schema.TaggedStruct("WebhookEndpointDisabled", { endpointId: Schema.String, url: Schema.String, reason: Schema.String })
 )
 
 export const decodeStoredNotice = Schema.decodeUnknownEither(StoredNotice)

@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import type { OrganizationId } from "@tks/domain/ids"
 import type { Notice } from "@tks/domain/notice"
 import { JobsRepo } from "../jobs/repo.js"
-import { NotificationsRepo } from "./repo.js"
+import { type Channel, NotificationsRepo } from "./repo.js"
 
 /**
  * Delivery tries a notification this many times. With the default first
@@ -19,6 +19,8 @@ interface TellInput {
   /** The people the act reached; anyone not an ACTIVE person of the organization is passed over. */
   readonly userIds: ReadonlyArray<string>
   readonly notice: Notice
+  /** Where to tell them (default: by email, and by text to those with a phone). */
+  readonly channels?: ReadonlyArray<Channel>
 }
 
 /**
@@ -45,7 +47,7 @@ export class NotificationOutbox extends Effect.Service<NotificationOutbox>()("@t
         ? Effect.succeed(0)
         : sql.withTransaction(
           Effect.gen(function*() {
-            const written = yield* notifications.write(input.orgId, input.userIds, input.notice)
+            const written = yield* notifications.write(input.orgId, input.userIds, input.notice, input.channels)
             yield* jobs.enqueueMany({
               orgId: input.orgId,
               kind: "notification.deliver",

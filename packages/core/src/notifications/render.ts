@@ -52,6 +52,7 @@ const linkOf = (notice: Notice, links: Option.Option<NoticeLinks>): string | und
       return links.value.popQuiz(notice.popQuizId)
     case "ObligationWaived":
     case "ObligationCancelled":
+    case "WebhookEndpointDisabled":
       return undefined
     default:
       return links.value.lesson(notice.lessonId)
@@ -106,8 +107,19 @@ const letterOf = (notice: Notice, title: string, link: string | undefined): { su
         subject: `Pop quiz ready: ${quizName(title)}`,
         paragraphs: [`Your pop quiz "${quizName(title)}" is ready. ${dueSentence(notice.dueDate, "it")}`, opening("Open the quiz", link)]
       }
+    case "WebhookEndpointDisabled":
+      return {
+        subject: `Webhook endpoint disabled: ${title}`,
+        paragraphs: [
+          `Events are no longer delivered to the webhook endpoint ${title} (${notice.endpointId}): ${notice.reason}.`,
+          "Once the receiver works again, an organization admin can enable the endpoint and replay the deliveries that failed."
+        ]
+      }
   }
 }
+
+/** What names the notice's subject in a subject line: a lesson's or quiz's title, an endpoint's address. */
+const titleOf = (notice: Notice): string => notice._tag === "WebhookEndpointDisabled" ? notice.url : notice.title
 
 const signature = "Training and Knowledge Service"
 
@@ -132,7 +144,7 @@ const htmlPage = (subject: string, paragraphs: ReadonlyArray<Paragraph>) =>
   ].join("\n")
 
 export const renderEmail = (notice: Notice, name: string, links: Option.Option<NoticeLinks>): RenderedEmail => {
-  const { paragraphs, subject } = letterOf(notice, oneLine(notice.title), linkOf(notice, links))
+  const { paragraphs, subject } = letterOf(notice, oneLine(titleOf(notice)), linkOf(notice, links))
   const letter = [`Hi ${oneLine(name)},`, ...paragraphs.filter((p): p is Paragraph => p !== null), signature]
   return { subject, text: letter.map(textParagraph).join("\n\n") + "\n", html: htmlPage(subject, letter) }
 }
@@ -157,7 +169,7 @@ const fitted = (title: string, make: (title: string) => string): string => {
 const linked = (sentence: string, link: string | undefined) => link === undefined ? sentence : `${sentence} ${link}`
 
 export const renderText = (notice: Notice, links: Option.Option<NoticeLinks>): string => {
-  const title = oneLine(notice.title)
+  const title = oneLine(titleOf(notice))
   const link = linkOf(notice, links)
   const due = (dueDate: string | null) => (dueDate === null ? "" : `, due ${formatDue(dueDate, true)}`)
   switch (notice._tag) {
@@ -175,5 +187,7 @@ export const renderText = (notice: Notice, links: Option.Option<NoticeLinks>): s
       )
     case "PopQuizReady":
       return fitted(quizName(title), (t) => linked(`Pop quiz ready: "${t}"${due(notice.dueDate)}.`, link))
+    case "WebhookEndpointDisabled":
+      return fitted(title, (t) => `Webhook endpoint ${t} disabled: events are no longer delivered there.`)
   }
 }

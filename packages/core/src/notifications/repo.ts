@@ -4,7 +4,7 @@ import type { OrganizationId } from "@tks/domain/ids"
 import type { Notice } from "@tks/domain/notice"
 import { newIds } from "../common/ids.js"
 
-type Channel = "email" | "sms"
+export type Channel = "email" | "sms"
 type NotificationStatus = "PENDING" | "SENT" | "SKIPPED" | "FAILED"
 /** What came of one attempt (notification_attempts.outcome). */
 type AttemptOutcome = "sent" | "retryable" | "permanent" | "skipped"
@@ -47,12 +47,17 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@tks
 
     /**
      * One email row per ACTIVE person of `userIds` and one text row per such
-     * person with a phone, with the address, name and notice as they are
-     * now, in one INSERT ... SELECT however many people. Each person comes
-     * with two new ids, one per channel; a text's id goes unused when they
-     * have no phone. Returns the new ids.
+     * person with a phone (of the `channels` asked for), with the address,
+     * name and notice as they are now, in one INSERT ... SELECT however many
+     * people. Each person comes with two new ids, one per channel; a text's
+     * id goes unused when they have no phone. Returns the new ids.
      */
-    const write = (orgId: OrganizationId, userIds: ReadonlyArray<string>, notice: Notice) => {
+    const write = (
+      orgId: OrganizationId,
+      userIds: ReadonlyArray<string>,
+      notice: Notice,
+      channels: ReadonlyArray<Channel> = ["email", "sms"]
+    ) => {
       const people = [...new Set(userIds)]
       const ids = newIds("notification", 2 * people.length)
       return sql<{ id: string }>`
@@ -62,7 +67,7 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@tks
         FROM unnest(${people}::text[], ${ids.slice(0, people.length)}::text[], ${ids.slice(people.length)}::text[])
           AS p(user_id, email_id, sms_id)
         JOIN users u ON u.org_id = ${orgId} AND u.id = p.user_id
-        CROSS JOIN (VALUES ('email'), ('sms')) AS c (channel)
+        CROSS JOIN unnest(${[...channels]}::text[]) AS c (channel)
         WHERE u.status = 'ACTIVE' AND (c.channel = 'email' OR coalesce(btrim(u.phone), '') <> '')
         RETURNING id`.pipe(Effect.map((rows) => rows.map((row) => row.id)))
     }

@@ -5,7 +5,14 @@ import { OperationsRepo } from "./repo.js"
 
 // Every kind the workers know, so a quiet queue reports 0 instead of vanishing.
 const JOB_KINDS = Object.keys(
-  { "content.process": true, "quiz.prepare": true, "pop-quiz.prepare": true, "notification.deliver": true } satisfies Record<JobKind, true>
+  {
+    "content.process": true,
+    "quiz.prepare": true,
+    "pop-quiz.prepare": true,
+    "notification.deliver": true,
+    "webhook.fanout": true,
+    "webhook.deliver": true
+  } satisfies Record<JobKind, true>
 )
 
 interface QueueGauge {

@@ -21,6 +21,7 @@ import itemPositions from "./0018_item_positions.js"
 import oauthSettings from "./0019_oauth_settings.js"
 import eventsAudit from "./0020_events_audit.js"
 import idempotencyKeys from "./0021_idempotency_keys.js"
+import webhooks from "./0022_webhooks.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -44,5 +45,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0018_item_positions": itemPositions,
   "0019_oauth_settings": oauthSettings,
   "0020_events_audit": eventsAudit,
-  "0021_idempotency_keys": idempotencyKeys
+  "0021_idempotency_keys": idempotencyKeys,
+  "0022_webhooks": webhooks
 }

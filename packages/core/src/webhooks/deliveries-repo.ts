@@ -1,0 +1,250 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import type { OrganizationId } from "@tks/domain/ids"
+import type { WebhookDeliveryStatus, WebhookPing } from "@tks/domain/webhooks"
+import { newId, newIds } from "../common/ids.js"
+import { newestFirst } from "../common/keyset.js"
+import type { EventRow } from "../journal/event-wire.js"
+
+export interface DeliveryRef {
+  readonly orgId: OrganizationId
+  readonly id: string
+}
+
+/** A delivery as its log shows it. */
+export interface DeliveryRow {
+  readonly id: string
+  readonly endpoint_id: string
+  readonly event_id: string
+  readonly event_type: string
+  readonly event_position: string | null
+  readonly status: WebhookDeliveryStatus
+  readonly attempts: number
+  readonly response_status: number | null
+  readonly latency_ms: number | null
+  readonly response_body: string | null
+  readonly error: string | null
+  readonly next_attempt_at: Date | null
+  readonly created_at: Date
+  readonly delivered_at: Date | null
+  readonly created_us: string
+}
+
+/** A delivery as an attempt needs it: where to, signed with what, and the body's source. */
+export interface DeliveryToSend {
+  readonly status: WebhookDeliveryStatus
+  readonly endpoint_id: string
+  readonly event_id: string
+  readonly url: string
+  readonly endpoint_disabled: boolean
+  /** The current secret, then the previous one while it still signs. */
+  readonly secrets: ReadonlyArray<string>
+  /** A ping's whole body. */
+  readonly payload: unknown
+  /** The event, when it is one and the feed still keeps it. */
+  readonly event: EventRow | null
+}
+
+interface LoadedRow extends Omit<DeliveryToSend, "event"> {
+  readonly ev_position: string | null
+  readonly ev_id: string | null
+  readonly ev_type: string | null
+  readonly ev_occurred_at: Date | null
+  readonly ev_actor: unknown
+  readonly ev_data: unknown
+}
+
+/** The lowest and highest of positions (bigint text), compared as numbers. */
+const spanOf = (positions: ReadonlyArray<string>) => {
+  let first = BigInt(positions[0]!)
+  let last = first
+  for (const position of positions) {
+    const value = BigInt(position)
+    if (value < first) first = value
+    if (value > last) last = value
+  }
+  return { first: String(first), last: String(last) }
+}
+
+/** One endpoint's share of a fan-out: how many deliveries, made when. */
+export interface FannedOut {
+  readonly endpoint_id: string
+  readonly created_us: string
+  readonly deliveries: number
+}
+
+/** What one attempt got: an answer (any status), or none (`status` null) and why. */
+export interface AttemptRecord {
+  readonly status: number | null
+  readonly latencyMs: number
+  readonly body: string | null
+  readonly error: string | null
+}
+
+/**
+ * The deliveries (migration 0021): written set-based by the fan-out and one
+ * at a time by a test ping, read by the log and by delivery. Every change of
+ * status is conditional on the row still being PENDING, so a delivery is
+ * settled once however many workers reach it; a replay makes it PENDING
+ * again.
+ */
+export class WebhookDeliveriesRepo extends Effect.Service<WebhookDeliveriesRepo>()("@tks/core/WebhookDeliveriesRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const columns = sql`d.id, d.endpoint_id, d.event_id, d.event_type, d.event_position::text AS event_position, d.status, d.attempts,
+      d.response_status, d.latency_ms, d.response_body, d.error, d.next_attempt_at, d.created_at, d.delivered_at,
+      ${newestFirst.column(sql, "d")}`
+
+    /**
+     * One delivery per event at `positions` and enabled endpoint of
+     * `endpointIds` subscribed to its type, in one INSERT ... SELECT however
+     * many events. The pairs are numbered and each takes the id of its
+     * number among those made for every possible pair (endpoints × events;
+     * the unused go unused): a join, where indexing the array row by row
+     * copied it for each row. The events are read within the span of their
+     * positions (an act's are nearly consecutive), so the read is an index
+     * range of the act's own events, however long the feed. Answers, per
+     * endpoint, how many it wrote and their `created_at` (the transaction's
+     * time, to the microsecond), which names them for `unqueued`.
+     */
+    const fanOut = (orgId: OrganizationId, positions: ReadonlyArray<string>, endpointIds: ReadonlyArray<string>) => {
+      const span = spanOf(positions)
+      return sql<FannedOut>`
+        WITH made AS (
+          INSERT INTO webhook_deliveries (org_id, id, endpoint_id, event_position, event_id, event_type)
+          SELECT pair.org_id, made.id, pair.endpoint_id, pair.position, pair.event_id, pair.type
+          FROM (
+            SELECT e.org_id, ep.id AS endpoint_id, e.position, e.id AS event_id, e.type, row_number() OVER () AS n
+            FROM events e
+            JOIN webhook_endpoints ep ON ep.org_id = e.org_id AND ep.id = ANY(${[...endpointIds]}::text[])
+              AND ep.disabled_at IS NULL AND e.type = ANY(ep.event_types)
+            WHERE e.org_id = ${orgId} AND e.position BETWEEN ${span.first}::bigint AND ${span.last}::bigint
+              AND e.position = ANY(${[...positions]}::bigint[])
+          ) pair
+          JOIN unnest(${newIds("webhookDelivery", positions.length * endpointIds.length)}::text[]) WITH ORDINALITY AS made(id, n)
+            ON made.n = pair.n
+          RETURNING endpoint_id, created_at
+        )
+        SELECT endpoint_id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_us, count(*)::int AS deliveries
+        FROM made GROUP BY endpoint_id, created_at`
+    }
+
+    /**
+     * The deliveries of one fan-out (the endpoint's, made at `createdUs`)
+     * never attempted and still PENDING: those to queue
+     * (webhook_deliveries_newest).
+     */
+    const unqueued = (orgId: OrganizationId, endpointId: string, createdUs: string) =>
+      sql<{ id: string }>`
+        SELECT id FROM webhook_deliveries
+        WHERE org_id = ${orgId} AND endpoint_id = ${endpointId}
+          AND created_at = timestamptz 'epoch' + ${createdUs}::bigint * interval '1 microsecond'
+          AND status = 'PENDING' AND attempts = 0`.pipe(Effect.map((rows) => rows.map((row) => row.id)))
+
+    const insertPing = (orgId: OrganizationId, endpointId: string, ping: WebhookPing) =>
+      sql<DeliveryRow>`
+        INSERT INTO webhook_deliveries AS d (org_id, id, endpoint_id, event_id, event_type, payload)
+        VALUES (${orgId}, ${newId("webhookDelivery")}, ${endpointId}, ${ping.id}, ${ping.type}, ${JSON.stringify(ping)}::jsonb)
+        RETURNING ${columns}`.pipe(Effect.map((rows) => rows[0]!))
+
+    /** An endpoint's deliveries newest first (webhook_deliveries_newest, or _failed for FAILED), after `after`. */
+    const page = (
+      orgId: OrganizationId,
+      endpointId: string,
+      status: WebhookDeliveryStatus | null,
+      after: readonly [string, string] | null,
+      limit: number
+    ) =>
+      sql<DeliveryRow>`
+        SELECT ${columns} FROM webhook_deliveries d
+        WHERE d.org_id = ${orgId} AND d.endpoint_id = ${endpointId}
+          ${status === null ? sql`` : sql`AND d.status = ${status}`}
+          ${newestFirst.after(sql, "d", after)}
+        ORDER BY d.created_at DESC, d.id DESC
+        LIMIT ${limit}`
+
+    /** A delivery with whether its endpoint is disabled now. */
+    const find = (ref: DeliveryRef) =>
+      sql<DeliveryRow & { readonly endpoint_disabled: boolean }>`
+        SELECT ${columns}, ep.disabled_at IS NOT NULL AS endpoint_disabled
+        FROM webhook_deliveries d JOIN webhook_endpoints ep ON ep.org_id = d.org_id AND ep.id = d.endpoint_id
+        WHERE d.org_id = ${ref.orgId} AND d.id = ${ref.id}`.pipe(Effect.map((rows) => rows[0]))
+
+    /** The delivery with its endpoint's address and secrets, and its event when the feed still keeps it. */
+    const load = (ref: DeliveryRef) =>
+      sql<LoadedRow>`
+        SELECT d.status, d.endpoint_id, d.event_id, ep.url, ep.disabled_at IS NOT NULL AS endpoint_disabled,
+          CASE WHEN ep.previous_secret_expires_at > now() THEN ARRAY[ep.secret, ep.previous_secret] ELSE ARRAY[ep.secret] END AS secrets,
+          d.payload, e.position::text AS ev_position, e.id AS ev_id, e.type AS ev_type, e.occurred_at AS ev_occurred_at,
+          e.actor AS ev_actor, e.data AS ev_data
+        FROM webhook_deliveries d
+        JOIN webhook_endpoints ep ON ep.org_id = d.org_id AND ep.id = d.endpoint_id
+        LEFT JOIN events e ON e.position = d.event_position AND e.org_id = d.org_id
+        WHERE d.org_id = ${ref.orgId} AND d.id = ${ref.id}`.pipe(
+        Effect.map((rows) =>
+          Option.fromNullable(rows[0]).pipe(Option.map((row): DeliveryToSend => ({
+            status: row.status,
+            endpoint_id: row.endpoint_id,
+            event_id: row.event_id,
+            url: row.url,
+            endpoint_disabled: row.endpoint_disabled,
+            secrets: row.secrets,
+            payload: row.payload,
+            event: row.ev_position === null ? null : {
+              position: row.ev_position,
+              id: row.ev_id!,
+              org_id: ref.orgId,
+              type: row.ev_type!,
+              occurred_at: row.ev_occurred_at!,
+              actor: row.ev_actor,
+              data: row.ev_data
+            }
+          })))
+        )
+      )
+
+    /** The attempt's record; `error` as the attempt says, unless the outcome has a reason of its own. */
+    const attempted = (attempt: AttemptRecord, error: string | null = attempt.error) =>
+      sql`attempts = attempts + 1, response_status = ${attempt.status}, latency_ms = ${attempt.latencyMs},
+        response_body = ${attempt.body}, error = ${error}`
+
+    /** A 2xx answer: SUCCEEDED. */
+    const succeeded = (ref: DeliveryRef, attempt: AttemptRecord) =>
+      sql`
+        UPDATE webhook_deliveries SET ${attempted(attempt)}, status = 'SUCCEEDED', next_attempt_at = NULL, delivered_at = now()
+        WHERE org_id = ${ref.orgId} AND id = ${ref.id} AND status = 'PENDING'`.pipe(Effect.asVoid)
+
+    /** A failed attempt that will be tried again after `retryInMs` (null: no further attempt is planned). */
+    const retrying = (ref: DeliveryRef, attempt: AttemptRecord, retryInMs: number | null) =>
+      sql`
+        UPDATE webhook_deliveries SET ${attempted(attempt)},
+          next_attempt_at = ${retryInMs === null ? sql`NULL` : sql`now() + ${retryInMs}::float8 * interval '1 millisecond'`}
+        WHERE org_id = ${ref.orgId} AND id = ${ref.id} AND status = 'PENDING'`.pipe(Effect.asVoid)
+
+    /** Given up, with why: after this attempt (recorded), or without one (the endpoint disabled, the event gone). */
+    const giveUp = (ref: DeliveryRef, reason: string, attempt?: AttemptRecord) =>
+      sql`
+        UPDATE webhook_deliveries SET ${attempt === undefined ? sql`error = ${reason}` : attempted(attempt, reason)},
+          status = 'FAILED', next_attempt_at = NULL
+        WHERE org_id = ${ref.orgId} AND id = ${ref.id} AND status = 'PENDING'`.pipe(Effect.asVoid)
+
+    const replayed = sql`status = 'PENDING', delivered_at = NULL, next_attempt_at = now()`
+
+    /** PENDING again, due now (the last attempt's record stays until the next); the row as it now is. */
+    const replay = (ref: DeliveryRef) =>
+      sql<DeliveryRow>`
+        UPDATE webhook_deliveries d SET ${replayed}
+        WHERE d.org_id = ${ref.orgId} AND d.id = ${ref.id}
+        RETURNING ${columns}`.pipe(Effect.map((rows) => rows[0]))
+
+    /** Every FAILED delivery of the endpoint made at or after `since`, PENDING again (webhook_deliveries_failed); their ids. */
+    const replayFailedSince = (orgId: OrganizationId, endpointId: string, since: Date) =>
+      sql<{ id: string }>`
+        UPDATE webhook_deliveries d SET ${replayed}
+        WHERE d.org_id = ${orgId} AND d.endpoint_id = ${endpointId} AND d.status = 'FAILED' AND d.created_at >= ${since}
+        RETURNING d.id`.pipe(Effect.map((rows) => rows.map((row) => row.id)))
+
+    return { fanOut, unqueued, insertPing, page, find, load, succeeded, retrying, giveUp, replay, replayFailedSince } as const
+  })
+}) {}

@@ -1,0 +1,106 @@
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Exit, Layer } from "effect"
+import { TestDatabaseLive } from "@tks/db/test-database"
+import { WebhookFanout } from "../src/webhooks/fanout.js"
+import { WEBHOOK_DELIVERY_ATTEMPTS } from "../src/webhooks/schedule.js"
+import { WebhookEndpoints } from "../src/webhooks/service.js"
+import {
+  createEndpoint,
+  deliveriesOf,
+  emitEnrollments,
+  importWebhookOrg,
+  ownerAccess,
+  runFanouts,
+  webhookJobsOf,
+  webhookServices
+} from "./support/webhooks.js"
+
+const TestLayer = webhookServices().pipe(Layer.provideMerge(TestDatabaseLive))
+
+const hook = (path: string) => `http://127.0.0.1:9/${path}`
+
+layer(TestLayer)("WebhookFanout.fanOut", (it) => {
+  it.effect("each event goes to every enabled endpoint subscribed to its type, once, with its id and type; one delivery job each", () =>
+    Effect.gen(function*() {
+      const org = yield* importWebhookOrg("Fanout Org")
+      const both = yield* createEndpoint(org.orgId, { url: hook("both"), eventTypes: ["enrollment.created", "enrollment.completed"] })
+      const created = yield* createEndpoint(org.orgId, { url: hook("created"), eventTypes: ["enrollment.created", "enrollment.created"] })
+      const completed = yield* createEndpoint(org.orgId, { url: hook("completed"), eventTypes: ["enrollment.completed"] })
+      const disabled = yield* createEndpoint(org.orgId, { url: hook("disabled"), eventTypes: ["enrollment.created"] })
+      yield* (yield* WebhookEndpoints).update(ownerAccess(org.orgId, "update"), disabled.id as never, { disabled: true })
+      // Another organization's endpoint on the same type hears nothing of this one's events.
+      const other = yield* importWebhookOrg("Fanout Other Org")
+      yield* createEndpoint(other.orgId, { url: hook("other"), eventTypes: ["enrollment.created"] })
+
+      const { positions, written } = yield* emitEnrollments(org.orgId, 3)
+      expect(written).toBe(6)
+      const rows = yield* deliveriesOf(org.orgId)
+      expect(rows.map((row) => [row.event_position, row.endpoint_id]).sort()).toEqual(
+        positions.flatMap((position) => [[position, both.id], [position, created.id]]).sort()
+      )
+      for (const row of rows) {
+        expect(row).toMatchObject({ event_type: "enrollment.created", status: "PENDING", attempts: 0, response_status: null })
+        expect(row.id).toMatch(/^whd_[0-9a-hjkmnp-tv-z]{20}$/)
+        expect(row.event_id).toMatch(/^evt_/)
+      }
+      // The same event goes to both endpoints under its one id (the webhook-id).
+      expect(new Set(rows.map((row) => row.event_id)).size).toBe(3)
+      // The act queued one fan-out job per endpoint; run, it queues one delivery job per delivery, once.
+      const fanouts = yield* webhookJobsOf(org.orgId, "webhook.fanout")
+      expect(fanouts.map((job) => job.subject_id.split("@")[0]).sort()).toEqual([both.id, created.id].sort())
+      expect(yield* webhookJobsOf(org.orgId)).toEqual([])
+      yield* runFanouts
+      yield* runFanouts
+      const jobs = yield* webhookJobsOf(org.orgId)
+      expect(jobs.map((job) => job.subject_id).sort()).toEqual(rows.map((row) => row.id).sort())
+      for (const job of jobs) expect(job).toMatchObject({ status: "PENDING", attempts: 0, max_attempts: WEBHOOK_DELIVERY_ATTEMPTS })
+      expect(yield* deliveriesOf(other.orgId)).toEqual([])
+
+      yield* emitEnrollments(org.orgId, 1, "enrollment.completed")
+      const afterCompletion = yield* deliveriesOf(org.orgId)
+      expect(afterCompletion.filter((row) => row.event_type === "enrollment.completed").map((row) => row.endpoint_id).sort()).toEqual(
+        [both.id, completed.id].sort()
+      )
+    }))
+
+  it.effect("an organization with no enabled endpoint gets no delivery and no job; no positions is nothing at all", () =>
+    Effect.gen(function*() {
+      const org = yield* importWebhookOrg("Fanout Quiet Org")
+      expect((yield* emitEnrollments(org.orgId, 5)).written).toBe(0)
+      const endpoint = yield* createEndpoint(org.orgId, { url: hook("off"), eventTypes: ["enrollment.created"] })
+      yield* (yield* WebhookEndpoints).update(ownerAccess(org.orgId, "update"), endpoint.id as never, { disabled: true })
+      expect((yield* emitEnrollments(org.orgId, 5)).written).toBe(0)
+      expect(yield* (yield* WebhookFanout).fanOut(org.orgId, [])).toBe(0)
+      expect(yield* deliveriesOf(org.orgId)).toEqual([])
+      expect(yield* webhookJobsOf(org.orgId, "webhook.fanout")).toEqual([])
+    }))
+
+  it.effect("in the act's transaction: an act rolled back leaves no delivery and no job", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const org = yield* importWebhookOrg("Fanout Rollback Org")
+      yield* createEndpoint(org.orgId, { url: hook("rollback"), eventTypes: ["enrollment.created"] })
+      const exit = yield* Effect.exit(sql.withTransaction(Effect.zipRight(emitEnrollments(org.orgId, 2), Effect.fail("the act failed"))))
+      expect(Exit.isFailure(exit)).toBe(true)
+      expect(yield* deliveriesOf(org.orgId)).toEqual([])
+      expect(yield* webhookJobsOf(org.orgId, "webhook.fanout")).toEqual([])
+    }))
+
+  it.effect("an act emitting 20,000 events to one subscribed endpoint writes 20,000 deliveries and one fan-out job in its transaction; the fan-out queues 20,000 delivery jobs", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const org = yield* importWebhookOrg("Fanout Scale Org")
+      yield* createEndpoint(org.orgId, { url: hook("scale"), eventTypes: ["enrollment.created"] })
+      const { positions, written } = yield* emitEnrollments(org.orgId, 20_000)
+      expect(written).toBe(20_000)
+      expect(yield* webhookJobsOf(org.orgId, "webhook.fanout")).toHaveLength(1)
+      yield* runFanouts
+      const [counts] = yield* sql<{ deliveries: number; events: number; jobs: number }>`
+        SELECT (SELECT count(DISTINCT event_position)::int FROM webhook_deliveries WHERE org_id = ${org.orgId}) AS deliveries,
+          (SELECT count(*)::int FROM events WHERE org_id = ${org.orgId}) AS events,
+          (SELECT count(*)::int FROM jobs WHERE org_id = ${org.orgId} AND kind = 'webhook.deliver') AS jobs`
+      expect(counts).toEqual({ deliveries: 20_000, events: 20_000, jobs: 20_000 })
+      expect(positions).toHaveLength(20_000)
+    }), 120_000)
+})
