@@ -52,7 +52,11 @@ describe("log lines carry the trace and span they were logged in", () => {
   it.effect("with tracing off, a line inside a span carries no ids (the span is not exported)", () =>
     Effect.gen(function*() {
       const { lines, logger } = capturing()
-      yield* Effect.logInfo("inside").pipe(Effect.withSpan("work"), Effect.provide(Layer.merge(Layer.setTracerEnabled(false), logger)))
+      // The level is set here: a level another file of the same worker left must not hide the line.
+      yield* Effect.logInfo("inside").pipe(
+        Effect.withSpan("work"),
+        Effect.provide(Layer.mergeAll(Layer.setTracerEnabled(false), logger, Logger.minimumLogLevel(LogLevel.Info)))
+      )
       expect(lines).toEqual([{ message: "inside", annotations: {} }])
     }))
 

@@ -65,7 +65,8 @@ layer(TestServerOnSharedDatabaseLive, { excludeTestServices: true })("MCP over s
         }
         // Anything on stdout that is not MCP would have broken the client above; the start-up log line went to stderr.
         expect(stderr.join("")).toMatch(/MCP over stdio: ready/)
-      }))
+        // Two imports, a process start and 26 calls: over 30 s when the machine is loaded.
+      }), 90_000)
   }
 
   it.scoped("a token that cannot authenticate stops the process with the reason on stderr", () =>
