@@ -5,7 +5,6 @@ import type { AuditAction, AuditChange, AuditTarget } from "@tks/domain/audit"
 import type { Caller } from "@tks/domain/caller"
 import type { EventActor, EventDataOf, EventType } from "@tks/domain/events"
 import { RequestOrigin } from "@tks/domain/request-origin"
-import { WebhookFanout } from "../webhooks/fanout.js"
 import { type EventBatch, JournalRepo } from "./repo.js"
 
 /** An event's data as an act writes it: `person` is filled by the journal from `personId`. */
@@ -75,7 +74,6 @@ export class Journal extends Effect.Service<Journal>()("@tks/core/Journal", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* JournalRepo
-    const webhooks = yield* WebhookFanout
 
     /** Writes the act's audit row and events; answers the events' feed positions. */
     const record = (act: ActRecord): Effect.Effect<ReadonlyArray<string>, SqlError> =>
@@ -98,13 +96,10 @@ export class Journal extends Effect.Service<Journal>()("@tks/core/Journal", {
         const events = act.events ?? []
         if (events.length === 0) return []
         const written = yield* repo.insertEvents(act.orgId, JSON.stringify(actor), batchOf(events))
-        const positions = written.map((row) => row.position)
-        // The deliveries to the endpoints subscribed to these events, in the same transaction as they are.
-        yield* webhooks.fanOut(act.orgId, positions)
-        return positions
+        return written.map((row) => row.position)
       }).pipe(sql.withTransaction)
 
     return { record } as const
   }),
-  dependencies: [JournalRepo.Default, WebhookFanout.Default]
+  dependencies: [JournalRepo.Default]
 }) {}
