@@ -86,7 +86,7 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       receiver.answerWith(() => ({ status: 200, body: "received" }))
       const org = yield* importWebhookOrg("Deliver Org")
       const endpoint = yield* createEndpoint(org.orgId, { url: receiver.url(), eventTypes: ["enrollment.created"] })
-      const { positions } = yield* emitEnrollments(org.orgId, 1)
+      const { positions } = yield* emitEnrollments(org, 1)
       expect(yield* attempt(yield* claimDelivery)).toBe("completed")
 
       const [request] = receiver.received
@@ -108,7 +108,7 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       receiver.answerWith((n) => (n < 3 ? { status: 500, body: `busy ${n + 1}` } : { status: 204 }))
       const org = yield* importWebhookOrg("Deliver Retry Org")
       const endpoint = yield* createEndpoint(org.orgId, { url: receiver.url(), eventTypes: ["enrollment.created"] })
-      yield* emitEnrollments(org.orgId, 1)
+      yield* emitEnrollments(org, 1)
       const waits = [BASE_MS, 60 * BASE_MS, 360 * BASE_MS]
       for (const [n, wait] of waits.entries()) {
         expect(yield* attempt(yield* claimDelivery)).toBe("retrying")
@@ -134,7 +134,7 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       receiver.answerWith(() => ({ status: 410, body: "gone" }))
       const org = yield* importWebhookOrg("Deliver Gone Org")
       const endpoint = yield* createEndpoint(org.orgId, { url: receiver.url(), eventTypes: ["enrollment.created"] })
-      yield* emitEnrollments(org.orgId, 2)
+      yield* emitEnrollments(org, 2)
       expect(yield* attempt(yield* claimDelivery)).toBe("completed")
       expect(yield* attempt(yield* claimDelivery)).toBe("completed")
       expect(receiver.received).toHaveLength(1)
@@ -165,7 +165,7 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       receiver.answerWith(() => ({ status: 503 }))
       const org = yield* importWebhookOrg("Deliver Failing Org")
       const endpoint = yield* createEndpoint(org.orgId, { url: receiver.url(), eventTypes: ["enrollment.created"] })
-      yield* emitEnrollments(org.orgId, 1)
+      yield* emitEnrollments(org, 1)
       const failingFor = (hours: number) =>
         sql`UPDATE webhook_endpoints SET failing_since = now() - ${hours} * interval '1 hour' WHERE id = ${endpoint.id}`
       yield* failingFor(48)
@@ -190,7 +190,7 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       receiver.answerWith(() => ({ status: 307, headers: { location: receiver.url("/moved") } }))
       const org = yield* importWebhookOrg("Deliver Redirect Org")
       yield* createEndpoint(org.orgId, { url: receiver.url(), eventTypes: ["enrollment.created"] })
-      yield* emitEnrollments(org.orgId, 1)
+      yield* emitEnrollments(org, 1)
       expect(yield* attempt(yield* claimDelivery)).toBe("retrying")
       const [row] = yield* deliveriesOf(org.orgId)
       expect(row).toMatchObject({ status: "PENDING", response_status: 307, error: "answered 307 (redirects are not followed)" })
@@ -206,12 +206,12 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       const endpoint = yield* createEndpoint(org.orgId, { url: receiver.url(), eventTypes: ["enrollment.created"] })
       const rotated = yield* (yield* WebhookEndpoints).rotateSecret(ownerAccess(org.orgId, "rotateSecret"), endpoint.id as never)
       expect(rotated.secret).not.toBe(endpoint.secret)
-      yield* emitEnrollments(org.orgId, 1)
+      yield* emitEnrollments(org, 1)
       yield* attempt(yield* claimDelivery)
       for (const secret of [rotated.secret, endpoint.secret]) expect(verifiedWith(secret, receiver.received[0]!)).toBeTruthy()
 
       yield* sql`UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = ${endpoint.id}`
-      yield* emitEnrollments(org.orgId, 1)
+      yield* emitEnrollments(org, 1)
       yield* attempt(yield* claimDelivery)
       expect(verifiedWith(rotated.secret, receiver.received[1]!)).toBeTruthy()
       expect(() => verifiedWith(endpoint.secret, receiver.received[1]!)).toThrow("No matching signature")
@@ -225,7 +225,7 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       receiver.answerWith(() => ({ status: 500 }))
       const org = yield* importWebhookOrg("Deliver Last Org")
       yield* createEndpoint(org.orgId, { url: receiver.url(), eventTypes: ["enrollment.created"] })
-      yield* emitEnrollments(org.orgId, 1)
+      yield* emitEnrollments(org, 1)
       // Eleven attempts already spent: this claim is the last.
       yield* runFanouts
       yield* sql`UPDATE jobs SET attempts = ${WEBHOOK_DELIVERY_ATTEMPTS - 1} WHERE org_id = ${org.orgId} AND kind = 'webhook.deliver'`
@@ -241,7 +241,7 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       const receiver = yield* webhookReceiver()
       const org = yield* importWebhookOrg("Deliver Expired Org")
       yield* createEndpoint(org.orgId, { url: receiver.url(), eventTypes: ["enrollment.created"] })
-      const { positions } = yield* emitEnrollments(org.orgId, 1)
+      const { positions } = yield* emitEnrollments(org, 1)
       yield* sql`DELETE FROM events WHERE position = ${positions[0]!}`
       expect(yield* attempt(yield* claimDelivery)).toBe("completed")
       expect((yield* deliveriesOf(org.orgId))[0]).toMatchObject({ status: "FAILED", attempts: 0, error: "the event is no longer in the feed (events are kept 30 days)" })
@@ -262,7 +262,7 @@ layer(StrictLayer, { excludeTestServices: true })("delivering webhooks where pri
       const receiver = yield* webhookReceiver()
       const org = yield* importWebhookOrg("Deliver Private Org")
       yield* createEndpoint(org.orgId, { url: `https://hooks.example.test:${receiver.port}/hooks`, eventTypes: ["enrollment.created"] })
-      yield* emitEnrollments(org.orgId, 1)
+      yield* emitEnrollments(org, 1)
       expect(yield* attempt(yield* claimDelivery)).toBe("retrying")
       const [row] = yield* deliveriesOf(org.orgId)
       expect(row!.status).toBe("PENDING")

@@ -33,7 +33,7 @@ layer(TestLayer)("WebhookFanout.fanOut", (it) => {
       const other = yield* importWebhookOrg("Fanout Other Org")
       yield* createEndpoint(other.orgId, { url: hook("other"), eventTypes: ["enrollment.created"] })
 
-      const { positions, written } = yield* emitEnrollments(org.orgId, 3)
+      const { positions, written } = yield* emitEnrollments(org, 3)
       expect(written).toBe(6)
       const rows = yield* deliveriesOf(org.orgId)
       expect(rows.map((row) => [row.event_position, row.endpoint_id]).sort()).toEqual(
@@ -57,7 +57,7 @@ layer(TestLayer)("WebhookFanout.fanOut", (it) => {
       for (const job of jobs) expect(job).toMatchObject({ status: "PENDING", attempts: 0, max_attempts: WEBHOOK_DELIVERY_ATTEMPTS })
       expect(yield* deliveriesOf(other.orgId)).toEqual([])
 
-      yield* emitEnrollments(org.orgId, 1, "enrollment.completed")
+      yield* emitEnrollments(org, 1, "enrollment.completed")
       const afterCompletion = yield* deliveriesOf(org.orgId)
       expect(afterCompletion.filter((row) => row.event_type === "enrollment.completed").map((row) => row.endpoint_id).sort()).toEqual(
         [both.id, completed.id].sort()
@@ -67,10 +67,10 @@ layer(TestLayer)("WebhookFanout.fanOut", (it) => {
   it.effect("an organization with no enabled endpoint gets no delivery and no job; no positions is nothing at all", () =>
     Effect.gen(function*() {
       const org = yield* importWebhookOrg("Fanout Quiet Org")
-      expect((yield* emitEnrollments(org.orgId, 5)).written).toBe(0)
+      expect((yield* emitEnrollments(org, 5)).written).toBe(0)
       const endpoint = yield* createEndpoint(org.orgId, { url: hook("off"), eventTypes: ["enrollment.created"] })
       yield* (yield* WebhookEndpoints).update(ownerAccess(org.orgId, "update"), endpoint.id as never, { disabled: true })
-      expect((yield* emitEnrollments(org.orgId, 5)).written).toBe(0)
+      expect((yield* emitEnrollments(org, 5)).written).toBe(0)
       expect(yield* (yield* WebhookFanout).fanOut(org.orgId, [])).toBe(0)
       expect(yield* deliveriesOf(org.orgId)).toEqual([])
       expect(yield* webhookJobsOf(org.orgId, "webhook.fanout")).toEqual([])
@@ -81,7 +81,7 @@ layer(TestLayer)("WebhookFanout.fanOut", (it) => {
       const sql = yield* SqlClient.SqlClient
       const org = yield* importWebhookOrg("Fanout Rollback Org")
       yield* createEndpoint(org.orgId, { url: hook("rollback"), eventTypes: ["enrollment.created"] })
-      const exit = yield* Effect.exit(sql.withTransaction(Effect.zipRight(emitEnrollments(org.orgId, 2), Effect.fail("the act failed"))))
+      const exit = yield* Effect.exit(sql.withTransaction(Effect.zipRight(emitEnrollments(org, 2), Effect.fail("the act failed"))))
       expect(Exit.isFailure(exit)).toBe(true)
       expect(yield* deliveriesOf(org.orgId)).toEqual([])
       expect(yield* webhookJobsOf(org.orgId, "webhook.fanout")).toEqual([])
@@ -92,7 +92,7 @@ layer(TestLayer)("WebhookFanout.fanOut", (it) => {
       const sql = yield* SqlClient.SqlClient
       const org = yield* importWebhookOrg("Fanout Scale Org")
       yield* createEndpoint(org.orgId, { url: hook("scale"), eventTypes: ["enrollment.created"] })
-      const { positions, written } = yield* emitEnrollments(org.orgId, 20_000)
+      const { positions, written } = yield* emitEnrollments(org, 20_000)
       expect(written).toBe(20_000)
       expect(yield* webhookJobsOf(org.orgId, "webhook.fanout")).toHaveLength(1)
       yield* runFanouts

@@ -33,7 +33,7 @@ layer(TestLayer, { excludeTestServices: true })("webhook deliveries run by the j
       const org = yield* importWebhookOrg("Workers Down Org")
       yield* createEndpoint(org.orgId, { url: `http://127.0.0.1:${port}/hooks`, eventTypes: ["enrollment.created"] })
       yield* workers
-      yield* emitEnrollments(org.orgId, 6)
+      yield* emitEnrollments(org, 6)
       // Down: every delivery is tried and refused.
       yield* eventually(Effect.map(deliveriesOf(org.orgId), (rows) => rows.every((row) => row.attempts >= 1)))
       const refused = yield* deliveriesOf(org.orgId)

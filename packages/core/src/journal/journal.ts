@@ -5,6 +5,7 @@ import type { AuditAction, AuditChange, AuditTarget } from "@tks/domain/audit"
 import type { Caller } from "@tks/domain/caller"
 import type { EventActor, EventDataOf, EventType } from "@tks/domain/events"
 import { RequestOrigin } from "@tks/domain/request-origin"
+import { WebhookFanout } from "../webhooks/fanout.js"
 import { type EventBatch, JournalRepo } from "./repo.js"
 
 /** An event's data as an act writes it: `person` is filled by the journal from `personId`. */
@@ -65,15 +66,15 @@ const realChanges = (changes: Readonly<Record<string, AuditChange>> | undefined)
 
 /**
  * The one way an act leaves a trace (docs/domain.md, Events and the audit
- * log): its audit row and its events, and the webhook deliveries of those
- * events, written in the act's own transaction,
- * so both exist exactly when the change committed and neither can disagree
- * with the other. Every transport's acts go through it.
+ * log): its audit row, its events and the webhook deliveries of those
+ * events, written in the act's own transaction, so they exist exactly when
+ * the change committed and none can disagree with another. Every transport's acts go through it.
  */
 export class Journal extends Effect.Service<Journal>()("@tks/core/Journal", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* JournalRepo
+    const fanout = yield* WebhookFanout
 
     /** Writes the act's audit row and events; answers the events' feed positions. */
     const record = (act: ActRecord): Effect.Effect<ReadonlyArray<string>, SqlError> =>
@@ -96,10 +97,12 @@ export class Journal extends Effect.Service<Journal>()("@tks/core/Journal", {
         const events = act.events ?? []
         if (events.length === 0) return []
         const written = yield* repo.insertEvents(act.orgId, JSON.stringify(actor), batchOf(events))
-        return written.map((row) => row.position)
+        const positions = written.map((row) => row.position)
+        yield* fanout.fanOut(act.orgId, positions)
+        return positions
       }).pipe(sql.withTransaction)
 
     return { record } as const
   }),
-  dependencies: [JournalRepo.Default]
+  dependencies: [JournalRepo.Default, WebhookFanout.Default]
 }) {}

@@ -50,26 +50,31 @@ export const ownerAccess = (orgId: string, policy: keyof typeof policies.webhook
 export const createEndpoint = (orgId: string, input: CreateWebhookEndpoint) =>
   Effect.flatMap(WebhookEndpoints, (webhooks) => webhooks.create(ownerAccess(orgId, "create"), input))
 
-/** `count` enrollment events of one act, recorded by the journal and fanned out in its transaction, as an act will; their positions. */
-export const emitEnrollments = (orgId: string, count: number, type: "enrollment.created" | "enrollment.completed" = "enrollment.created") =>
+/** `count` enrollment events of one act about Vic, recorded by the journal (which fans them out in the act's transaction); their positions and the deliveries they made. */
+export const emitEnrollments = (
+  org: { readonly orgId: string; readonly people: { readonly vic: string } },
+  count: number,
+  type: "enrollment.created" | "enrollment.completed" = "enrollment.created"
+) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const journal = yield* Journal
-    const fanout = yield* WebhookFanout
+    const personId = org.people.vic
     const events: Array<EventDraft> = Array.from({ length: count }, (_, i) =>
       type === "enrollment.created"
-        ? { type, data: { enrollment: { id: `enr_${i}` }, lesson: { id: "les_1", title: "Forklift safety" } } }
-        : { type, data: { enrollment: { id: `enr_${i}`, score: 0.9 }, lesson: { id: "les_1", title: "Forklift safety" } } })
+        ? { type, personId, data: { enrollment: { id: `enr_${i}` }, lesson: { id: "les_1", title: "Forklift safety" } } }
+        : { type, personId, data: { enrollment: { id: `enr_${i}`, score: 0.9 }, lesson: { id: "les_1", title: "Forklift safety" } } })
     return yield* sql.withTransaction(Effect.gen(function*() {
       const positions = yield* journal.record({
         caller: Caller.system("test"),
-        orgId: OrganizationId.make(orgId),
+        orgId: OrganizationId.make(org.orgId),
         action: type,
         targets: [{ type: "lesson", id: "les_1" }],
         events
       })
-      const written = yield* fanout.fanOut(orgId, positions)
-      return { positions, written }
+      const [made] = yield* sql<{ readonly n: number }>`
+        SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_position = ANY(${[...positions]}::bigint[])`
+      return { positions, written: made?.n ?? 0 }
     }))
   }).pipe(Effect.orDie)
 
