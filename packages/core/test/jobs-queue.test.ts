@@ -126,4 +126,25 @@ layer(TestLayer, { excludeTestServices: true })("the job queue", (it) => {
       expect((yield* onlyJobOf("cnt_release")).lease_owner).toBe("staying")
       yield* finishAll
     }))
+
+  it.effect("a claim of several kinds takes the oldest due job among them, of whichever kind, and never a kind it does not run", () =>
+    Effect.gen(function*() {
+      const repo = yield* JobsRepo
+      const sql = yield* SqlClient.SqlClient
+      const org = yield* insertOrganization("kinds")
+      yield* repo.enqueueMany({ orgId: org, kind: "quiz.prepare", subjectIds: ["quiz_old", "quiz_new"] })
+      yield* repo.enqueueMany({ orgId: org, kind: "webhook.deliver", subjectIds: ["whd_middle"] })
+      yield* repo.enqueueMany({ orgId: org, kind: "notification.deliver", subjectIds: ["ntf_oldest"] })
+      yield* sql`UPDATE jobs SET run_after = now() - make_interval(secs => CASE subject_id
+        WHEN 'ntf_oldest' THEN 40 WHEN 'quiz_old' THEN 30 WHEN 'whd_middle' THEN 20 ELSE 10 END)
+        WHERE org_id = ${org}`
+      const order: Array<string> = []
+      const both = ["quiz.prepare", "webhook.deliver"] as const
+      for (let i = 0; i < 4; i++) {
+        const job = yield* repo.claim({ owner: "w", kinds: both, leaseMs: LONG_LEASE })
+        if (Option.isSome(job)) order.push(job.value.subjectId)
+      }
+      expect(order).toEqual(["quiz_old", "whd_middle", "quiz_new"])
+      yield* finishAll
+    }))
 })

@@ -113,24 +113,41 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("@tks/core/JobsRepo", {
 
     /**
      * Takes the oldest due job of `kinds`: PENDING whose `run_after` has come,
-     * or RUNNING whose lease lapsed (its worker died or stalled). SKIP LOCKED
-     * lets concurrent claimers pass over a row another is taking; the row is
-     * re-checked under its lock, so a job just taken by another is not taken
-     * again. The claim counts an attempt.
+     * or RUNNING whose lease lapsed (its worker died or stalled). The oldest
+     * due job of each kind is found through its index (migration 0023), so a
+     * claim costs the same behind any backlog. SKIP LOCKED lets concurrent
+     * claimers pass over a row another is taking; the row is re-checked
+     * under its lock, so a job just taken by another is not taken again.
+     * The claim counts an attempt.
      */
     const claim = (input: { readonly owner: string; readonly kinds: ReadonlyArray<JobKind>; readonly leaseMs: number }) =>
       sql<JobRow>`
-        UPDATE jobs SET status = 'RUNNING', attempts = attempts + 1, lease_owner = ${input.owner},
-          lease_expires_at = now() + ${input.leaseMs}::float8 * interval '1 millisecond', updated_at = now()
-        WHERE id = (
-          SELECT id FROM jobs
-          WHERE kind = ANY(${input.kinds}::text[])
-            AND ((status = 'PENDING' AND run_after <= now()) OR (status = 'RUNNING' AND lease_expires_at < now()))
-          ORDER BY run_after, created_at, id
+        WITH due AS (
+          SELECT oldest.id, oldest.run_after, oldest.created_at
+          FROM unnest(${input.kinds}::text[]) AS k(kind)
+          CROSS JOIN LATERAL (
+            SELECT id, run_after, created_at FROM jobs
+            WHERE jobs.kind = k.kind AND status = 'PENDING' AND run_after <= now()
+            ORDER BY run_after, created_at, id
+            LIMIT 1
+            FOR UPDATE SKIP LOCKED
+          ) oldest
+        ), lapsed AS (
+          SELECT id, run_after, created_at FROM jobs
+          WHERE status = 'RUNNING' AND lease_expires_at < now() AND kind = ANY(${input.kinds}::text[])
+          ORDER BY lease_expires_at
           LIMIT 1
           FOR UPDATE SKIP LOCKED
+        ), next AS (
+          SELECT id FROM (SELECT * FROM due UNION ALL SELECT * FROM lapsed) candidates
+          ORDER BY run_after, created_at, id
+          LIMIT 1
         )
-        RETURNING id, org_id, kind, subject_id, attempts, max_attempts, traceparent`.pipe(
+        UPDATE jobs SET status = 'RUNNING', attempts = attempts + 1, lease_owner = ${input.owner},
+          lease_expires_at = now() + ${input.leaseMs}::float8 * interval '1 millisecond', updated_at = now()
+        FROM next
+        WHERE jobs.id = next.id
+        RETURNING jobs.id, jobs.org_id, jobs.kind, jobs.subject_id, jobs.attempts, jobs.max_attempts, jobs.traceparent`.pipe(
         Effect.map((rows) =>
           Option.fromNullable(rows[0]).pipe(Option.map((row): ClaimedJob => ({
             id: row.id,

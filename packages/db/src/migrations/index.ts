@@ -22,6 +22,7 @@ import oauthSettings from "./0019_oauth_settings.js"
 import eventsAudit from "./0020_events_audit.js"
 import idempotencyKeys from "./0021_idempotency_keys.js"
 import webhooks from "./0022_webhooks.js"
+import jobClaims from "./0023_job_claims.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -46,5 +47,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0019_oauth_settings": oauthSettings,
   "0020_events_audit": eventsAudit,
   "0021_idempotency_keys": idempotencyKeys,
-  "0022_webhooks": webhooks
+  "0022_webhooks": webhooks,
+  "0023_job_claims": jobClaims
 }
