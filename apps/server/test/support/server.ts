@@ -35,7 +35,8 @@ export const TestWorkersLive = workersLayer({
   pollMs: 200,
   leaseMs: 10_000,
   retryBaseMs: 50,
-  stageDelayMs: 0
+  stageDelayMs: 0,
+  webhookConcurrency: 2
 }).pipe(Layer.provide(TestExtractorLive))
 
 /**
