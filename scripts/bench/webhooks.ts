@@ -2,6 +2,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { assignEveryone } from "./assigning.js"
+import { captureInto, type Statement } from "./capture.js"
 import { freePort, startProcess } from "./compare-processes.js"
 import { ms, table } from "./walk.js"
 
@@ -36,6 +37,20 @@ interface Stats {
   readonly last: number
 }
 
+/** Statements grouped by their text, the costliest in total first. */
+const costliest = (statements: ReadonlyArray<Statement>, count: number): Array<Array<string>> => {
+  const byText = new Map<string, { calls: number; ms: number }>()
+  for (const statement of statements) {
+    const text = statement.text.trim().replace(/\s+/g, " ").slice(0, 90)
+    const seen = byText.get(text) ?? { calls: 0, ms: 0 }
+    seen.calls++
+    seen.ms += statement.ms
+    byText.set(text, seen)
+  }
+  return [...byText.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, count)
+    .map(([text, { calls, ms: total }]) => [String(calls), ms(total), (total / calls).toFixed(2), text])
+}
+
 export const webhookBench = async (input: WebhookBenchInput): Promise<Array<string>> => {
   const port = await freePort()
   const receiver = await startProcess(
@@ -57,6 +72,9 @@ export const webhookBench = async (input: WebhookBenchInput): Promise<Array<stri
     const actEnded = Date.now()
     input.progress(`assigned ${act.assigned} people in ${ms(act.ms)} ms; waiting for the deliveries`)
 
+    // What the server's SQL did while the deliveries drained (every job's statements, the webhooks' and the others').
+    const drained: Array<Statement> = []
+    captureInto(drained, { params: false })
     const stats = async () => (await (await fetch(`${receiver.url}/stats`)).json()) as Stats
     let seen = await stats()
     const started = performance.now()
@@ -69,6 +87,7 @@ export const webhookBench = async (input: WebhookBenchInput): Promise<Array<stri
         input.progress(`${seen.distinct} of ${act.assigned} delivered`)
       }
     }
+    captureInto(null)
     const drainedMs = seen.last - actEnded
     const perSecond = seen.distinct / Math.max(1, drainedMs / 1000)
     const steady = seen.distinct / Math.max(1, (seen.last - seen.first) / 1000)
@@ -81,10 +100,16 @@ export const webhookBench = async (input: WebhookBenchInput): Promise<Array<stri
           ["the act without a subscriber (first lesson, above)", `${ms(input.baselineMs)} ms`],
           ["the act with one subscribed endpoint", `${ms(act.ms)} ms (${ratio.toFixed(2)}x, budget ${ACT_BUDGET}x)`],
           ["events delivered / expected", `${seen.distinct} / ${act.assigned} (${seen.deliveries - seen.distinct} repeats)`],
-          ["from the act's answer to the last delivery", `${ms(drainedMs)} ms: ${perSecond.toFixed(0)} deliveries/s`],
-          ["from the first delivery to the last", `${steady.toFixed(0)} deliveries/s`]
+          ...(seen.deliveries === 0
+            ? [["deliveries", `none arrived in ${DRAIN_LIMIT_MS / 1000} s`]]
+            : [
+              ["from the act's answer to the last delivery", `${ms(drainedMs)} ms: ${perSecond.toFixed(0)} deliveries/s`],
+              ["from the first delivery to the last", `${steady.toFixed(0)} deliveries/s`]
+            ])
         ]
       ),
+      `\nthe statements that took the most database time while they drained (${drained.length} statements in all):\n`,
+      table(["calls", "total ms", "mean ms", "statement"], costliest(drained, 10)),
       ratio <= ACT_BUDGET ? `the act is within its budget (${ratio.toFixed(2)}x <= ${ACT_BUDGET}x)` : `WARNING: the act is over its budget (${ratio.toFixed(2)}x > ${ACT_BUDGET}x)`,
       seen.distinct < act.assigned
         ? `WARNING: ${act.assigned - seen.distinct} deliveries had not arrived after ${DRAIN_LIMIT_MS / 1000} s`
