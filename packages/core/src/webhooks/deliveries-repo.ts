@@ -209,11 +209,19 @@ export class WebhookDeliveriesRepo extends Effect.Service<WebhookDeliveriesRepo>
       sql`attempts = attempts + 1, response_status = ${attempt.status}, latency_ms = ${attempt.latencyMs},
         response_body = ${attempt.body}, error = ${error}`
 
-    /** A 2xx answer: SUCCEEDED. */
-    const succeeded = (ref: DeliveryRef, attempt: AttemptRecord) =>
+    /**
+     * A 2xx answer: SUCCEEDED, and the endpoint is no longer failing. One
+     * statement, atomic without a transaction around it: a delivery is
+     * recorded at the rate deliveries drain, and each round trip counts.
+     */
+    const succeeded = (ref: DeliveryRef, endpointId: string, attempt: AttemptRecord) =>
       sql`
-        UPDATE webhook_deliveries SET ${attempted(attempt)}, status = 'SUCCEEDED', next_attempt_at = NULL, delivered_at = now()
-        WHERE org_id = ${ref.orgId} AND id = ${ref.id} AND status = 'PENDING'`.pipe(Effect.asVoid)
+        WITH settled AS (
+          UPDATE webhook_deliveries SET ${attempted(attempt)}, status = 'SUCCEEDED', next_attempt_at = NULL, delivered_at = now()
+          WHERE org_id = ${ref.orgId} AND id = ${ref.id} AND status = 'PENDING'
+        )
+        UPDATE webhook_endpoints SET failing_since = NULL
+        WHERE org_id = ${ref.orgId} AND id = ${endpointId} AND failing_since IS NOT NULL`.pipe(Effect.asVoid)
 
     /** A failed attempt that will be tried again after `retryInMs` (null: no further attempt is planned). */
     const retrying = (ref: DeliveryRef, attempt: AttemptRecord, retryInMs: number | null) =>

@@ -93,8 +93,7 @@ export const webhookDeliveryJob = (settings: { readonly retryBaseMs: number }) =
       const attempt = recordOf(outcome)
       const status = Either.isRight(outcome) ? outcome.right.status : null
       if (status !== null && status >= 200 && status < 300) {
-        return Effect.zipRight(deliveries.succeeded(ref, attempt), endpoints.clearFailing(ref.orgId, row.endpoint_id)).pipe(
-          sql.withTransaction,
+        return deliveries.succeeded(ref, row.endpoint_id, attempt).pipe(
           Effect.retry(recordRetries),
           Effect.zipRight(Effect.logInfo("webhook delivered"))
         )

@@ -125,12 +125,6 @@ export class WebhookEndpointsRepo extends Effect.Service<WebhookEndpointsRepo>()
         Effect.map((rows) => rows[0])
       )
 
-    /** A successful attempt: the endpoint is no longer failing. */
-    const clearFailing = (orgId: OrganizationId, id: string) =>
-      sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE org_id = ${orgId} AND id = ${id} AND failing_since IS NOT NULL`.pipe(
-        Effect.asVoid
-      )
-
     /** The service disables the endpoint; the row as it now is, or undefined when it was disabled already. */
     const disable = (orgId: OrganizationId, id: string, reason: string) =>
       sql<EndpointRow>`
@@ -145,6 +139,6 @@ export class WebhookEndpointsRepo extends Effect.Service<WebhookEndpointsRepo>()
         Effect.map((rows) => rows.map((row) => row.id))
       )
 
-    return { insert, page, find, update, remove, rotate, enabledIds, markFailing, clearFailing, disable, adminIds } as const
+    return { insert, page, find, update, remove, rotate, enabledIds, markFailing, disable, adminIds } as const
   })
 }) {}
