@@ -37,7 +37,11 @@ const setup = Effect.gen(function*() {
       targets: [{ type: "lesson", id: `les_${n}` }],
       changes: { n: { new: n } }
     })
-  for (const n of [1, 2, 3]) yield* act(n)
+  // Acts in transactions of their own have times of their own: the embedded database's clock may
+  // give two quick transactions the same one, so each waits a few (real) milliseconds.
+  const apart = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
+  for (const n of [1, 2, 3]) yield* Effect.zipRight(apart, act(n))
+  yield* apart
   yield* sql.withTransaction(Effect.forEach([4, 5, 6, 7, 8, 9, 10, 11], act, { discard: true }))
   const admin = allowed({
     organizationId: orgId,
