@@ -2,6 +2,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { testVideos } from "./support/adapters.js"
 import { contributorsOnce, post } from "./support/contributors.js"
+import { feedCaughtUp } from "./support/journal.js"
 import { expectError } from "./support/responses.js"
 import { importFixture, raw, TestServerLive } from "./support/server.js"
 
@@ -18,7 +19,8 @@ const setup = contributorsOnce
 
 const events = (type: string) =>
   Effect.gen(function*() {
-    const { token } = yield* setup
+    const { result, token } = yield* setup
+    yield* feedCaughtUp(token("owner"), result.organizationId)
     const response = yield* raw("GET", `/v1/events?type=${type}&limit=100`, { token: token("owner") })
     expect(response.status, type).toBe(200)
     return response.json.data as Array<any>
@@ -337,6 +339,7 @@ layer(TestServerLive, { excludeTestServices: true })("the content acts in the jo
         expect((yield* decide(imported.ids.reviewRequests.issueReview!, "reject", boss, { note: "Already fixed" })).status).toBe(200)
 
         // The approved guide's processing follows on its own time: only the decisions' events here.
+        yield* feedCaughtUp(boss, imported.organizationId)
         const feed = ((yield* raw("GET", "/v1/events?limit=100", { token: boss })).json.data as Array<any>).filter((event) =>
           event.type !== "content.processed"
         )

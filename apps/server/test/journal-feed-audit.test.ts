@@ -1,6 +1,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { assignersOnce, post, query } from "./support/assigners.js"
+import { feedCaughtUp } from "./support/journal.js"
 import { expectError } from "./support/responses.js"
 import { raw, TestServerLive } from "./support/server.js"
 
@@ -27,7 +28,13 @@ const lessonObligation = (lessonKey: string, person: string) =>
     return row!.id
   })
 
-const feed = (token: string, query = "") => raw("GET", `/v1/events${query}`, { token })
+/** The feed as the holder of `token` reads it, once it shows every event the organization's acts have stored. */
+const feed = (token: string, query = "") =>
+  Effect.gen(function*() {
+    const { orgId, token: tokenOf } = yield* setup
+    yield* feedCaughtUp(tokenOf("owner"), orgId)
+    return yield* raw("GET", `/v1/events${query}`, { token })
+  })
 const audit = (token: string, query = "") => raw("GET", `/v1/audit-events${query}`, { token })
 
 layer(TestServerLive, { excludeTestServices: true })("the event feed and the audit log", (it) => {

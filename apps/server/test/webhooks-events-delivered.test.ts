@@ -2,6 +2,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { verifiedWith, webhookReceiver, type WebhookReceiver } from "../../../packages/adapters/test/support/webhook-receiver.js"
 import { assignersOnce, post, query } from "./support/assigners.js"
+import { feedCaughtUp } from "./support/journal.js"
 import { raw, TestServerLive } from "./support/server.js"
 
 /**
@@ -61,6 +62,7 @@ layer(TestServerLive, { excludeTestServices: true })("events delivered to a webh
         for (const [i, request] of receiver.received.entries()) expect(request.headers["webhook-id"]).toBe(bodies[i].id)
 
         // The body is the feed's event, field for field.
+        yield* feedCaughtUp(token("owner"), (yield* setup).orgId)
         const feed = (yield* raw("GET", "/v1/events?limit=100", { token: token("owner") })).json.data as Array<any>
         for (const body of bodies) expect(feed.find((event) => event.id === body.id)).toEqual(body)
 

@@ -6,6 +6,7 @@ import { EventType } from "@tks/domain/events"
 import { narrationMonthlyAllowance } from "@tks/domain/narration"
 import { verifiedWith, webhookReceiver, type WebhookReceiver } from "../../../packages/adapters/test/support/webhook-receiver.js"
 import { post } from "./support/assigners.js"
+import { feedCaughtUp } from "./support/journal.js"
 import { submitAnswers } from "./support/learners.js"
 import { startMonthAt, synthesize } from "./support/narrators.js"
 import { preparedRecipients, sendQuiz } from "./support/pop-quizzes.js"
@@ -251,6 +252,7 @@ layer(TestServerLive, { excludeTestServices: true })("every event type delivered
           expect(counts).toEqual({ ...Object.fromEntries(EventType.literals.map((type) => [type, 1])), "content.published": 2 })
 
           // The feed holds exactly the events delivered, field for field.
+          yield* feedCaughtUp(owner, imported.organizationId)
           const feed = (yield* walkPages("/v1/events", owner, 100)).rows
           expect([...bodies].sort((a, b) => a.position - b.position)).toEqual(feed)
 

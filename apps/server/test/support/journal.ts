@@ -13,6 +13,23 @@ import { raw } from "./server.js"
  * absence of events is read from the table, which hides nothing.
  */
 
+/**
+ * Waits until the feed shows the organization's newest stored event, so
+ * that what it shows then is everything written so far and an absence means
+ * something. The feed holds events back while any older transaction is open
+ * on the database server (another test's, on PostgreSQL); the test's own
+ * timeout bounds the wait.
+ */
+export const feedCaughtUp = (token: string, orgId: string) =>
+  eventually(Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [newest] = yield* sql<{ position: string | null }>`SELECT max(position)::text AS position FROM events WHERE org_id = ${orgId}`
+    if (newest?.position == null) return true
+    const response = yield* raw("GET", `/v1/events?after=${BigInt(newest.position) - 1n}&limit=1`, { token })
+    expect(response.status, response.text).toBe(200)
+    return response.json.data.length > 0
+  }).pipe(Effect.orDie))
+
 /** Every event of `type` in the feed (read to its end) for which `about` holds. */
 export const feedEvents = (token: string, type: string, about: (event: any) => boolean = () => true) =>
   Effect.gen(function*() {
