@@ -21,7 +21,7 @@ const TestLayer = webhookServices().pipe(Layer.provideMerge(TestDatabaseLive))
 const hook = (path: string) => `http://127.0.0.1:9/${path}`
 
 layer(TestLayer)("WebhookFanout.fanOut", (it) => {
-  it.effect("each event goes to every enabled endpoint subscribed to its type, once, with its id and type; one delivery job each", () =>
+  it.effect("each event goes to every enabled endpoint subscribed to its type, once, with its id and type, after the act; one delivery job each", () =>
     Effect.gen(function*() {
       const org = yield* importWebhookOrg("Fanout Org")
       const both = yield* createEndpoint(org.orgId, { url: hook("both"), eventTypes: ["enrollment.created", "enrollment.completed"] })
@@ -33,8 +33,17 @@ layer(TestLayer)("WebhookFanout.fanOut", (it) => {
       const other = yield* importWebhookOrg("Fanout Other Org")
       yield* createEndpoint(other.orgId, { url: hook("other"), eventTypes: ["enrollment.created"] })
 
-      const { positions, written } = yield* emitEnrollments(org, 3)
-      expect(written).toBe(6)
+      // The act queues one fan-out job per subscribed endpoint, and writes no delivery itself.
+      const { positions, fanouts } = yield* emitEnrollments(org, 3)
+      expect(fanouts).toBe(2)
+      const queued = yield* webhookJobsOf(org.orgId, "webhook.fanout")
+      expect(queued.map((job) => job.subject_id.split("@")[0]).sort()).toEqual([both.id, created.id].sort())
+      expect(yield* deliveriesOf(org.orgId)).toEqual([])
+
+      // Run (twice: a repeated run makes nothing twice), they write the deliveries and one delivery job each.
+      yield* runFanouts
+      yield* (yield* SqlClient.SqlClient)`UPDATE jobs SET status = 'PENDING' WHERE org_id = ${org.orgId} AND kind = 'webhook.fanout'`
+      yield* runFanouts
       const rows = yield* deliveriesOf(org.orgId)
       expect(rows.map((row) => [row.event_position, row.endpoint_id]).sort()).toEqual(
         positions.flatMap((position) => [[position, both.id], [position, created.id]]).sort()
@@ -46,37 +55,46 @@ layer(TestLayer)("WebhookFanout.fanOut", (it) => {
       }
       // The same event goes to both endpoints under its one id (the webhook-id).
       expect(new Set(rows.map((row) => row.event_id)).size).toBe(3)
-      // The act queued one fan-out job per endpoint; run, it queues one delivery job per delivery, once.
-      const fanouts = yield* webhookJobsOf(org.orgId, "webhook.fanout")
-      expect(fanouts.map((job) => job.subject_id.split("@")[0]).sort()).toEqual([both.id, created.id].sort())
-      expect(yield* webhookJobsOf(org.orgId)).toEqual([])
-      yield* runFanouts
-      yield* runFanouts
       const jobs = yield* webhookJobsOf(org.orgId)
       expect(jobs.map((job) => job.subject_id).sort()).toEqual(rows.map((row) => row.id).sort())
       for (const job of jobs) expect(job).toMatchObject({ status: "PENDING", attempts: 0, max_attempts: WEBHOOK_DELIVERY_ATTEMPTS })
       expect(yield* deliveriesOf(other.orgId)).toEqual([])
 
-      yield* emitEnrollments(org, 1, "enrollment.completed")
+      expect((yield* emitEnrollments(org, 1, "enrollment.completed")).fanouts).toBe(2)
+      yield* runFanouts
       const afterCompletion = yield* deliveriesOf(org.orgId)
       expect(afterCompletion.filter((row) => row.event_type === "enrollment.completed").map((row) => row.endpoint_id).sort()).toEqual(
         [both.id, completed.id].sort()
       )
     }))
 
+  it.effect("an endpoint disabled between the act and its fan-out gets nothing", () =>
+    Effect.gen(function*() {
+      const org = yield* importWebhookOrg("Fanout Late Org")
+      const endpoint = yield* createEndpoint(org.orgId, { url: hook("late"), eventTypes: ["enrollment.created"] })
+      expect((yield* emitEnrollments(org, 2)).fanouts).toBe(1)
+      yield* (yield* WebhookEndpoints).update(ownerAccess(org.orgId, "update"), endpoint.id as never, { disabled: true })
+      yield* runFanouts
+      expect(yield* deliveriesOf(org.orgId)).toEqual([])
+      expect(yield* webhookJobsOf(org.orgId)).toEqual([])
+    }))
+
   it.effect("an organization with no enabled endpoint gets no delivery and no job; no positions is nothing at all", () =>
     Effect.gen(function*() {
       const org = yield* importWebhookOrg("Fanout Quiet Org")
-      expect((yield* emitEnrollments(org, 5)).written).toBe(0)
+      expect((yield* emitEnrollments(org, 5)).fanouts).toBe(0)
       const endpoint = yield* createEndpoint(org.orgId, { url: hook("off"), eventTypes: ["enrollment.created"] })
       yield* (yield* WebhookEndpoints).update(ownerAccess(org.orgId, "update"), endpoint.id as never, { disabled: true })
-      expect((yield* emitEnrollments(org, 5)).written).toBe(0)
-      expect(yield* (yield* WebhookFanout).fanOut(org.orgId, [])).toBe(0)
+      expect((yield* emitEnrollments(org, 5)).fanouts).toBe(0)
+      // Subscribed to other types only: no fan-out either.
+      yield* createEndpoint(org.orgId, { url: hook("elsewhere"), eventTypes: ["enrollment.completed"] })
+      expect((yield* emitEnrollments(org, 5)).fanouts).toBe(0)
+      expect(yield* (yield* WebhookFanout).fanOut(org.orgId, [], ["enrollment.created"])).toBe(0)
       expect(yield* deliveriesOf(org.orgId)).toEqual([])
       expect(yield* webhookJobsOf(org.orgId, "webhook.fanout")).toEqual([])
     }))
 
-  it.effect("in the act's transaction: an act rolled back leaves no delivery and no job", () =>
+  it.effect("in the act's transaction: an act rolled back leaves no fan-out, no delivery and no job", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const org = yield* importWebhookOrg("Fanout Rollback Org")
@@ -87,13 +105,13 @@ layer(TestLayer)("WebhookFanout.fanOut", (it) => {
       expect(yield* webhookJobsOf(org.orgId, "webhook.fanout")).toEqual([])
     }))
 
-  it.effect("an act emitting 20,000 events to one subscribed endpoint writes 20,000 deliveries and one fan-out job in its transaction; the fan-out queues 20,000 delivery jobs", () =>
+  it.effect("an act emitting 20,000 events to one subscribed endpoint queues one fan-out job in its transaction; the fan-out writes 20,000 deliveries and queues 20,000 delivery jobs", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const org = yield* importWebhookOrg("Fanout Scale Org")
       yield* createEndpoint(org.orgId, { url: hook("scale"), eventTypes: ["enrollment.created"] })
-      const { positions, written } = yield* emitEnrollments(org, 20_000)
-      expect(written).toBe(20_000)
+      const { fanouts, positions } = yield* emitEnrollments(org, 20_000)
+      expect(fanouts).toBe(1)
       expect(yield* webhookJobsOf(org.orgId, "webhook.fanout")).toHaveLength(1)
       yield* runFanouts
       const [counts] = yield* sql<{ deliveries: number; events: number; jobs: number }>`

@@ -34,8 +34,8 @@ layer(TestLayer, { excludeTestServices: true })("webhook deliveries run by the j
       yield* createEndpoint(org.orgId, { url: `http://127.0.0.1:${port}/hooks`, eventTypes: ["enrollment.created"] })
       yield* workers
       yield* emitEnrollments(org, 6)
-      // Down: every delivery is tried and refused.
-      yield* eventually(Effect.map(deliveriesOf(org.orgId), (rows) => rows.every((row) => row.attempts >= 1)))
+      // Down: every delivery is made (after the act, by its fan-out job), tried and refused.
+      yield* eventually(Effect.map(deliveriesOf(org.orgId), (rows) => rows.length === 6 && rows.every((row) => row.attempts >= 1)))
       const refused = yield* deliveriesOf(org.orgId)
       for (const row of refused) expect(row.error).toContain("ECONNREFUSED")
       // Up, on the same address.

@@ -66,9 +66,10 @@ const realChanges = (changes: Readonly<Record<string, AuditChange>> | undefined)
 
 /**
  * The one way an act leaves a trace (docs/domain.md, Events and the audit
- * log): its audit row, its events and the webhook deliveries of those
- * events, written in the act's own transaction, so they exist exactly when
- * the change committed and none can disagree with another. Every transport's acts go through it.
+ * log): its audit row, its events and the webhook fan-out of those events
+ * (a job per subscribed endpoint), written in the act's own transaction, so
+ * they exist exactly when the change committed and none can disagree with
+ * another. Every transport's acts go through it.
  */
 export class Journal extends Effect.Service<Journal>()("@tks/core/Journal", {
   effect: Effect.gen(function*() {
@@ -96,9 +97,10 @@ export class Journal extends Effect.Service<Journal>()("@tks/core/Journal", {
         })
         const events = act.events ?? []
         if (events.length === 0) return []
-        const written = yield* repo.insertEvents(act.orgId, JSON.stringify(actor), batchOf(events))
+        const batch = batchOf(events)
+        const written = yield* repo.insertEvents(act.orgId, JSON.stringify(actor), batch)
         const positions = written.map((row) => row.position)
-        yield* fanout.fanOut(act.orgId, positions)
+        yield* fanout.fanOut(act.orgId, positions, batch.types)
         return positions
       }).pipe(sql.withTransaction)
 

@@ -54,8 +54,14 @@ interface LoadedRow extends Omit<DeliveryToSend, "event"> {
   readonly ev_data: unknown
 }
 
-/** The lowest and highest of positions (bigint text), compared as numbers. */
-const spanOf = (positions: ReadonlyArray<string>) => {
+/** The positions of an act's events, lowest to highest (bigint text): what one fan-out job delivers from. */
+export interface FanoutSpan {
+  readonly first: string
+  readonly last: string
+}
+
+/** The span of `positions` (at least one), compared as numbers. */
+export const spanOf = (positions: ReadonlyArray<string>): FanoutSpan => {
   let first = BigInt(positions[0]!)
   let last = first
   for (const position of positions) {
@@ -64,13 +70,6 @@ const spanOf = (positions: ReadonlyArray<string>) => {
     if (value > last) last = value
   }
   return { first: String(first), last: String(last) }
-}
-
-/** One endpoint's share of a fan-out: how many deliveries, made when. */
-export interface FannedOut {
-  readonly endpoint_id: string
-  readonly created_us: string
-  readonly deliveries: number
 }
 
 /** What one attempt got: an answer (any status), or none (`status` null) and why. */
@@ -97,50 +96,36 @@ export class WebhookDeliveriesRepo extends Effect.Service<WebhookDeliveriesRepo>
       ${newestFirst.column(sql, "d")}`
 
     /**
-     * One delivery per event at `positions` and enabled endpoint of
-     * `endpointIds` subscribed to its type, in one INSERT ... SELECT however
-     * many events. The pairs are numbered and each takes the id of its
-     * number among those made for every possible pair (endpoints × events;
-     * the unused go unused): a join, where indexing the array row by row
-     * copied it for each row. The events are read within the span of their
-     * positions (an act's are nearly consecutive), so the read is an index
-     * range of the act's own events, however long the feed. Answers, per
-     * endpoint, how many it wrote and their `created_at` (the transaction's
-     * time, to the microsecond), which names them for `unqueued`.
+     * One delivery to the endpoint for each event of the organization with a
+     * position in [first, last] of a type it subscribes to, while it is
+     * enabled; an event it already has is passed over
+     * (webhook_deliveries_once). The span is an act's (its positions are
+     * nearly consecutive), so the read is an index range of its events,
+     * however long the feed; another act's events in it go out with
+     * whichever fan-out comes first. Two statements: the events, then one
+     * INSERT from their arrays, however many; a join of the events to the
+     * ids by row number was planned as a nested loop on a table without
+     * statistics (20,000 x 20,000 pairs, past the statement timeout).
+     * Answers the ids written.
      */
-    const fanOut = (orgId: OrganizationId, positions: ReadonlyArray<string>, endpointIds: ReadonlyArray<string>) => {
-      const span = spanOf(positions)
-      return sql<FannedOut>`
-        WITH made AS (
+    const fanOut = (orgId: OrganizationId, endpointId: string, span: FanoutSpan) =>
+      Effect.gen(function*() {
+        const events = yield* sql<{ position: string; id: string; type: string }>`
+          SELECT e.position::text AS position, e.id, e.type
+          FROM events e
+          JOIN webhook_endpoints ep ON ep.org_id = e.org_id AND ep.id = ${endpointId}
+            AND ep.disabled_at IS NULL AND e.type = ANY(ep.event_types)
+          WHERE e.org_id = ${orgId} AND e.position BETWEEN ${span.first}::bigint AND ${span.last}::bigint`
+        if (events.length === 0) return [] as ReadonlyArray<string>
+        const written = yield* sql<{ id: string }>`
           INSERT INTO webhook_deliveries (org_id, id, endpoint_id, event_position, event_id, event_type)
-          SELECT pair.org_id, made.id, pair.endpoint_id, pair.position, pair.event_id, pair.type
-          FROM (
-            SELECT e.org_id, ep.id AS endpoint_id, e.position, e.id AS event_id, e.type, row_number() OVER () AS n
-            FROM events e
-            JOIN webhook_endpoints ep ON ep.org_id = e.org_id AND ep.id = ANY(${[...endpointIds]}::text[])
-              AND ep.disabled_at IS NULL AND e.type = ANY(ep.event_types)
-            WHERE e.org_id = ${orgId} AND e.position BETWEEN ${span.first}::bigint AND ${span.last}::bigint
-              AND e.position = ANY(${[...positions]}::bigint[])
-          ) pair
-          JOIN unnest(${newIds("webhookDelivery", positions.length * endpointIds.length)}::text[]) WITH ORDINALITY AS made(id, n)
-            ON made.n = pair.n
-          RETURNING endpoint_id, created_at
-        )
-        SELECT endpoint_id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_us, count(*)::int AS deliveries
-        FROM made GROUP BY endpoint_id, created_at`
-    }
-
-    /**
-     * The deliveries of one fan-out (the endpoint's, made at `createdUs`)
-     * never attempted and still PENDING: those to queue
-     * (webhook_deliveries_newest).
-     */
-    const unqueued = (orgId: OrganizationId, endpointId: string, createdUs: string) =>
-      sql<{ id: string }>`
-        SELECT id FROM webhook_deliveries
-        WHERE org_id = ${orgId} AND endpoint_id = ${endpointId}
-          AND created_at = timestamptz 'epoch' + ${createdUs}::bigint * interval '1 microsecond'
-          AND status = 'PENDING' AND attempts = 0`.pipe(Effect.map((rows) => rows.map((row) => row.id)))
+          SELECT ${orgId}, made.id, ${endpointId}, made.position, made.event_id, made.type
+          FROM unnest(${newIds("webhookDelivery", events.length)}::text[], ${events.map((event) => event.position)}::bigint[],
+            ${events.map((event) => event.id)}::text[], ${events.map((event) => event.type)}::text[]) AS made(id, position, event_id, type)
+          ON CONFLICT (org_id, endpoint_id, event_position) WHERE event_position IS NOT NULL DO NOTHING
+          RETURNING id`
+        return written.map((row) => row.id)
+      })
 
     const insertPing = (orgId: OrganizationId, endpointId: string, ping: WebhookPing) =>
       sql<DeliveryRow>`
@@ -253,6 +238,6 @@ export class WebhookDeliveriesRepo extends Effect.Service<WebhookDeliveriesRepo>
         WHERE d.org_id = ${orgId} AND d.endpoint_id = ${endpointId} AND d.status = 'FAILED' AND d.created_at >= ${since}
         RETURNING d.id`.pipe(Effect.map((rows) => rows.map((row) => row.id)))
 
-    return { fanOut, unqueued, insertPing, page, find, load, succeeded, retrying, giveUp, replay, replayFailedSince } as const
+    return { fanOut, insertPing, page, find, load, succeeded, retrying, giveUp, replay, replayFailedSince } as const
   })
 }) {}

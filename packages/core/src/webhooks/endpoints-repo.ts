@@ -106,9 +106,11 @@ export class WebhookEndpointsRepo extends Effect.Service<WebhookEndpointsRepo>()
         WHERE e.org_id = ${orgId} AND e.id = ${id}
         RETURNING ${columns}, e.secret`.pipe(Effect.map((rows) => rows[0]))
 
-    /** The enabled endpoints' ids: what an act's events fan out to (webhook_endpoints_enabled; almost always none). */
-    const enabledIds = (orgId: OrganizationId) =>
-      sql<{ id: string }>`SELECT id FROM webhook_endpoints WHERE org_id = ${orgId} AND disabled_at IS NULL`.pipe(
+    /** The enabled endpoints subscribed to any of `types`: what an act's events fan out to (webhook_endpoints_enabled; almost always none). */
+    const subscribedIds = (orgId: OrganizationId, types: ReadonlyArray<string>) =>
+      sql<{ id: string }>`
+        SELECT id FROM webhook_endpoints
+        WHERE org_id = ${orgId} AND disabled_at IS NULL AND event_types && ${[...new Set(types)]}::text[]`.pipe(
         Effect.map((rows) => rows.map((row) => row.id))
       )
 
@@ -139,6 +141,6 @@ export class WebhookEndpointsRepo extends Effect.Service<WebhookEndpointsRepo>()
         Effect.map((rows) => rows.map((row) => row.id))
       )
 
-    return { insert, page, find, update, remove, rotate, enabledIds, markFailing, disable, adminIds } as const
+    return { insert, page, find, update, remove, rotate, subscribedIds, markFailing, disable, adminIds } as const
   })
 }) {}

@@ -8,11 +8,11 @@ import { parseFanoutSubject } from "./fanout.js"
 import { WEBHOOK_DELIVERY_ATTEMPTS } from "./schedule.js"
 
 /**
- * The "webhook.fanout" job (subject: an endpoint and the time of an act's
- * deliveries to it, fanout.ts): queues one "webhook.deliver" job per
- * delivery of that fan-out not yet attempted, set-based, after the act
- * committed. Running it again queues nothing twice: a delivery with an open
- * job is passed over by the queue, one already attempted by the read.
+ * The "webhook.fanout" job (subject: an endpoint and the span of an act's
+ * positions, fanout.ts), after the act committed: writes the endpoint's
+ * deliveries of the act's events and queues one "webhook.deliver" job for
+ * each, set-based, in one transaction. Running it again writes and queues
+ * nothing twice: an event the endpoint has is passed over.
  */
 export const webhookFanoutJob = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -27,7 +27,7 @@ export const webhookFanoutJob = Effect.gen(function*() {
         const subject = parseFanoutSubject(job.subjectId)
         if (subject === undefined) return yield* Effect.logWarning("webhook fan-out subject not understood; nothing queued")
         yield* Effect.gen(function*() {
-          const ids = yield* deliveries.unqueued(job.orgId, subject.endpointId, subject.createdUs)
+          const ids = yield* deliveries.fanOut(job.orgId, subject.endpointId, subject.span)
           yield* jobs.enqueueMany({ orgId: job.orgId, kind: "webhook.deliver", subjectIds: ids, maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS })
           yield* Effect.logInfo("webhook deliveries queued").pipe(Effect.annotateLogs({ deliveries: ids.length }))
         }).pipe(sql.withTransaction)

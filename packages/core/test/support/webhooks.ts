@@ -9,6 +9,7 @@ import type { CreateWebhookEndpoint } from "@tks/domain/webhooks"
 import { type ClaimedJob, JobsRepo } from "../../src/jobs/repo.js"
 import { type EventDraft, Journal } from "../../src/journal/journal.js"
 import { FixtureImporter } from "../../src/org-import/importer.js"
+import { spanOf } from "../../src/webhooks/deliveries-repo.js"
 import { WebhookFanout } from "../../src/webhooks/fanout.js"
 import { webhookFanoutJob } from "../../src/webhooks/fanout-job.js"
 import { WebhookEndpoints } from "../../src/webhooks/service.js"
@@ -50,7 +51,7 @@ export const ownerAccess = (orgId: string, policy: keyof typeof policies.webhook
 export const createEndpoint = (orgId: string, input: CreateWebhookEndpoint) =>
   Effect.flatMap(WebhookEndpoints, (webhooks) => webhooks.create(ownerAccess(orgId, "create"), input))
 
-/** `count` enrollment events of one act about Vic, recorded by the journal (which fans them out in the act's transaction); their positions and the deliveries they made. */
+/** `count` enrollment events of one act about Vic, recorded by the journal; their positions and the fan-out jobs the act queued. */
 export const emitEnrollments = (
   org: { readonly orgId: string; readonly people: { readonly vic: string } },
   count: number,
@@ -72,9 +73,11 @@ export const emitEnrollments = (
         targets: [{ type: "lesson", id: "les_1" }],
         events
       })
-      const [made] = yield* sql<{ readonly n: number }>`
-        SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_position = ANY(${[...positions]}::bigint[])`
-      return { positions, written: made?.n ?? 0 }
+      const span = spanOf(positions)
+      const [queued] = yield* sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM jobs
+        WHERE org_id = ${org.orgId} AND kind = 'webhook.fanout' AND subject_id LIKE ${`%@${span.first}-${span.last}`}`
+      return { positions, fanouts: queued?.n ?? 0 }
     }))
   }).pipe(Effect.orDie)
 

@@ -77,6 +77,10 @@ export default Effect.gen(function*() {
   // also walks from a time on. The partial index costs the fan-out nothing:
   // rows are written PENDING.
   yield* sql`CREATE INDEX webhook_deliveries_newest ON webhook_deliveries (org_id, endpoint_id, created_at DESC, id DESC)`
+  // An event goes to an endpoint once: the fan-out job may see an event twice
+  // (a span of positions shared with another act's, a run repeated).
+  yield* sql`CREATE UNIQUE INDEX webhook_deliveries_once ON webhook_deliveries (org_id, endpoint_id, event_position)
+    WHERE event_position IS NOT NULL`
   yield* sql`CREATE INDEX webhook_deliveries_failed ON webhook_deliveries (org_id, endpoint_id, created_at DESC, id DESC)
     WHERE status = 'FAILED'`
 })
