@@ -36,7 +36,8 @@ export const TestWorkersLive = workersLayer({
   leaseMs: 10_000,
   retryBaseMs: 50,
   stageDelayMs: 0,
-  webhookConcurrency: 2
+  // The server's default: the bench drains its webhooks through this server.
+  webhookConcurrency: 8
 }).pipe(Layer.provide(TestExtractorLive))
 
 /**
