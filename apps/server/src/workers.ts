@@ -27,7 +27,7 @@ export interface WorkerConfig extends WorkerSettings {
  * WORKERS (default true; `0`/`false` turns them off in the server process),
  * WORKER_CONCURRENCY (2), WORKER_POLL_MS (1000), WORKER_LEASE_MS (30000),
  * WORKER_RETRY_BASE_MS (5000: the first retry's wait, doubling after),
- * WORKER_STAGE_DELAY_MS (0), WEBHOOK_WORKER_CONCURRENCY (8), WORKER_ID (default host:pid:random; names this
+ * WORKER_STAGE_DELAY_MS (0), WEBHOOK_WORKER_CONCURRENCY (16), WORKER_ID (default host:pid:random; names this
  * process in `jobs.lease_owner`).
  */
 export const WorkerConfig: Config.Config<WorkerConfig> = Config.all({
@@ -37,7 +37,7 @@ export const WorkerConfig: Config.Config<WorkerConfig> = Config.all({
   leaseMs: setting("WORKER_LEASE_MS", "milliseconds, at least 100", integer(100)).pipe(Config.withDefault(30_000)),
   retryBaseMs: setting("WORKER_RETRY_BASE_MS", "milliseconds", integer(0)).pipe(Config.withDefault(5_000)),
   stageDelayMs: setting("WORKER_STAGE_DELAY_MS", "milliseconds", integer(0)).pipe(Config.withDefault(0)),
-  webhookConcurrency: setting("WEBHOOK_WORKER_CONCURRENCY", "a whole number of at least 1", integer(1)).pipe(Config.withDefault(8)),
+  webhookConcurrency: setting("WEBHOOK_WORKER_CONCURRENCY", "a whole number of at least 1", integer(1)).pipe(Config.withDefault(16)),
   owner: Config.nonEmptyString("WORKER_ID").pipe(
     Config.withDefault(`${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`)
   )

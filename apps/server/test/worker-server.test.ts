@@ -23,7 +23,7 @@ describe("worker settings", () => {
   it.effect("default to workers on, 2 at once, a 1 s poll, a 30 s lease and 5 s first retry; a bad value names its variable", () =>
     Effect.gen(function*() {
       const defaults = yield* Effect.flatten(read({}))
-      expect(defaults).toMatchObject({ enabled: true, concurrency: 2, pollMs: 1_000, leaseMs: 30_000, retryBaseMs: 5_000, stageDelayMs: 0, webhookConcurrency: 8 })
+      expect(defaults).toMatchObject({ enabled: true, concurrency: 2, pollMs: 1_000, leaseMs: 30_000, retryBaseMs: 5_000, stageDelayMs: 0, webhookConcurrency: 16 })
       expect(defaults.owner).toMatch(/^.+:\d+:[0-9a-f]{6}$/)
       expect(yield* Effect.flatten(read({ WORKERS: "0", WORKER_ID: "w-1" }))).toMatchObject({ enabled: false, owner: "w-1" })
       const cases: ReadonlyArray<readonly [Record<string, string>, string]> = [

@@ -37,7 +37,7 @@ export const TestWorkersLive = workersLayer({
   retryBaseMs: 50,
   stageDelayMs: 0,
   // The server's default: the bench drains its webhooks through this server.
-  webhookConcurrency: 8
+  webhookConcurrency: 16
 }).pipe(Layer.provide(TestExtractorLive))
 
 /**
