@@ -153,6 +153,9 @@ layer(TestLayer, { excludeTestServices: true })("notifications delivered by serv
       expect(unanswered.length).toBeGreaterThan(0)
       const pending = (yield* notificationsOf(orgId)).filter((row) => row.status === "PENDING").map((row) => row.id)
       for (const id of unanswered) expect(pending).toContain(id)
+      // Cut off: every message that reached a fake while its row was still PENDING when the server died. That is
+      // the unanswered ones, and also any the relay answered in the moment before the server could record SENT.
+      const cutOff = new Set(arrivals().filter((id) => pending.includes(id)))
 
       // The next server takes the jobs over once their leases lapse.
       const second = yield* start("after-kill")
@@ -161,12 +164,13 @@ layer(TestLayer, { excludeTestServices: true })("notifications delivered by serv
       // At least once: every message arrived; nothing arrived that is not one of them.
       expect([...counts.keys()].sort()).toEqual(rows.map((row) => row.id))
       // The messages cut off by the kill arrived twice, both times under the same Message-ID, so the receiver can tell.
-      for (const id of unanswered) {
-        expect(counts.get(id)).toBe(2)
-        expect(smtp.received.filter((mail) => mail.notificationId === id).map((mail) => mail.messageId)).toEqual([`<${id}@tks>`, `<${id}@tks>`])
+      for (const id of cutOff) {
+        expect(counts.get(id), id).toBe(2)
+        const emails = smtp.received.filter((mail) => mail.notificationId === id).map((mail) => mail.messageId)
+        if (emails.length > 0) expect(emails).toEqual([`<${id}@tks>`, `<${id}@tks>`])
       }
-      // Nothing else was repeated.
-      for (const [id, count] of counts) if (!unanswered.includes(id)) expect(count, id).toBe(1)
+      // Nothing recorded as SENT before the kill was sent again.
+      for (const [id, count] of counts) if (!cutOff.has(id)) expect(count, id).toBe(1)
       expect(yield* stop(second)).toBe(0)
     }), { timeout: 120_000 })
 
