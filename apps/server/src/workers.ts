@@ -7,6 +7,7 @@ import { contentProcessingJob } from "@tks/core/processing/job"
 import { popQuizPreparationJob } from "@tks/core/pop-quizzes/preparation"
 import { ContentProcessor } from "@tks/core/processing/processor"
 import { quizPreparationJob } from "@tks/core/quizzes/job"
+import { webhookBatchJob } from "@tks/core/webhooks/deliver-batch-job"
 import { webhookDeliveryJob } from "@tks/core/webhooks/delivery"
 import { webhookFanoutJob } from "@tks/core/webhooks/fanout-job"
 import { integer, setting } from "./config.js"
@@ -48,7 +49,7 @@ export const WorkerConfig: Config.Config<WorkerConfig> = Config.all({
  * preparation, writing each pop-quiz recipient's questions and notification
  * delivery (issue 8), with the concurrency, leases and backoff of `config`;
  * and beside them a pool of their own for webhooks (queueing an act's
- * deliveries, delivering each). Webhook jobs wait on other servers, up to
+ * deliveries, sending them in batches, each retry). Webhook jobs wait on other servers, up to
  * 10 s each: in the shared pool a slow receiver would hold up quizzes and
  * email, and a bulk act's 40,000 jobs would hold up its webhooks. Needs the
  * database, a KnowledgeExtractor, a QuestionGenerator, a MailSender, an
@@ -58,7 +59,7 @@ export const workersLayer = (config: WorkerConfig) =>
   Layer.unwrapEffect(
     Effect.all([
       Effect.all([contentProcessingJob({ stageDelayMs: config.stageDelayMs }), quizPreparationJob, popQuizPreparationJob, notificationDeliveryJob]),
-      Effect.all([webhookFanoutJob, webhookDeliveryJob({ retryBaseMs: config.retryBaseMs })])
+      Effect.all([webhookFanoutJob, webhookBatchJob({ retryBaseMs: config.retryBaseMs }), webhookDeliveryJob({ retryBaseMs: config.retryBaseMs })])
     ]).pipe(Effect.map(([general, webhooks]) =>
       Layer.merge(
         JobWorkersLive(config, general),

@@ -5,6 +5,7 @@ import { layerWebhookSender } from "@tks/adapters/webhooks/sender"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { JobsRepo } from "../src/jobs/repo.js"
 import { type EventRow, eventWire } from "../src/journal/event-wire.js"
+import { webhookBatchJob } from "../src/webhooks/deliver-batch-job.js"
 import { webhookDeliveryJob } from "../src/webhooks/delivery.js"
 import { WebhookEndpoints } from "../src/webhooks/service.js"
 import { WEBHOOK_DELIVERY_ATTEMPTS } from "../src/webhooks/schedule.js"
@@ -19,6 +20,7 @@ import {
   importWebhookOrg,
   ownerAccess,
   runFanouts,
+  sendBatches,
   settleAllJobs,
   webhookServices
 } from "./support/webhooks.js"
@@ -72,13 +74,20 @@ const auditOf = (orgId: string, action: string) =>
       SELECT actor_type, actor_name, target_ids, changes FROM audit_events WHERE org_id = ${orgId} AND action = ${action}
       ORDER BY occurred_at`).pipe(Effect.orDie)
 
+/** The "webhook.deliver" jobs of the organization: one per delivery left for another attempt. */
+const retryJobsOf = (orgId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ subject_id: string; attempts: number; due_in_ms: number }>`
+      SELECT subject_id, attempts, (extract(epoch FROM run_after - now()) * 1000)::float8 AS due_in_ms
+      FROM jobs WHERE org_id = ${orgId} AND kind = 'webhook.deliver' AND status = 'PENDING' ORDER BY subject_id`).pipe(Effect.orDie)
+
 const toldOf = (orgId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ recipient: string; channel: string; kind: string; notice: { url: string; reason: string } }>`
       SELECT recipient, channel, kind, notice FROM notifications WHERE org_id = ${orgId} ORDER BY recipient`).pipe(Effect.orDie)
 
 // Real time: the receiver is a real HTTP server, and the deliveries real POSTs.
-layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhook.deliver job)", (it) => {
+layer(TestLayer, { excludeTestServices: true })("delivering webhooks (a batch's first attempts, then each delivery's own job)", (it) => {
   it.scoped("an event is POSTed as the feed shows it, signed so the Standard Webhooks verifier accepts it; the log records the success", () =>
     Effect.gen(function*() {
       yield* settleAllJobs
@@ -87,7 +96,7 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       const org = yield* importWebhookOrg("Deliver Org")
       const endpoint = yield* createEndpoint(org.orgId, { url: receiver.url(), eventTypes: ["enrollment.created"] })
       const { positions } = yield* emitEnrollments(org, 1)
-      expect(yield* attempt(yield* claimDelivery)).toBe("completed")
+      expect(yield* sendBatches(BASE_MS)).toBe(1)
 
       const [request] = receiver.received
       const event = eventWire(yield* eventAt(positions[0]!))
@@ -95,7 +104,10 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       expect(request!.headers["webhook-id"]).toBe(event.id)
       const [row] = yield* deliveriesOf(org.orgId)
       expect(row).toMatchObject({ status: "SUCCEEDED", attempts: 1, response_status: 200, response_body: "received", error: null, next_in_ms: null })
-      // Run again (a takeover after the send): nothing more is sent.
+      expect(yield* retryJobsOf(org.orgId)).toEqual([])
+      // Run again (a takeover after the send), as its batch or as a delivery job: nothing more is sent.
+      const batch = yield* webhookBatchJob({ retryBaseMs: BASE_MS })
+      yield* batch.run({ id: "job_again", orgId: org.orgId, kind: "webhook.deliver-batch", subjectId: `${endpoint.id}@${positions[0]}-${positions[0]}`, attempt: 2, maxAttempts: 5 })
       const handler = yield* webhookDeliveryJob({ retryBaseMs: BASE_MS })
       yield* handler.run({ id: "job_again", orgId: org.orgId, kind: "webhook.deliver", subjectId: row!.id, attempt: 2, maxAttempts: 12 })
       expect(receiver.received).toHaveLength(1)
@@ -111,7 +123,14 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       yield* emitEnrollments(org, 1)
       const waits = [BASE_MS, 60 * BASE_MS, 360 * BASE_MS]
       for (const [n, wait] of waits.entries()) {
-        expect(yield* attempt(yield* claimDelivery)).toBe("retrying")
+        // The first attempt is its batch's; the next ones its own job's.
+        if (n === 0) {
+          yield* sendBatches(BASE_MS)
+          const [retry] = yield* retryJobsOf(org.orgId)
+          expect(retry).toMatchObject({ subject_id: (yield* deliveriesOf(org.orgId))[0]!.id, attempts: 1 })
+          expect(retry!.due_in_ms).toBeGreaterThan(wait - 5_000)
+          expect(retry!.due_in_ms).toBeLessThanOrEqual(wait)
+        } else expect(yield* attempt(yield* claimDelivery)).toBe("retrying")
         const [row] = yield* deliveriesOf(org.orgId)
         expect(row).toMatchObject({ status: "PENDING", attempts: n + 1, response_status: 500, response_body: `busy ${n + 1}`, error: "answered 500" })
         expect(row!.next_in_ms).toBeGreaterThan(wait - 5_000)
@@ -135,9 +154,9 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       const org = yield* importWebhookOrg("Deliver Gone Org")
       const endpoint = yield* createEndpoint(org.orgId, { url: receiver.url(), eventTypes: ["enrollment.created"] })
       yield* emitEnrollments(org, 2)
-      expect(yield* attempt(yield* claimDelivery)).toBe("completed")
-      expect(yield* attempt(yield* claimDelivery)).toBe("completed")
+      yield* sendBatches(BASE_MS)
       expect(receiver.received).toHaveLength(1)
+      expect(yield* retryJobsOf(org.orgId)).toEqual([])
       const rows = yield* deliveriesOf(org.orgId)
       expect(rows.map((row) => [row.status, row.attempts, row.response_status, row.error]).sort()).toEqual([
         ["FAILED", 0, null, "the endpoint is disabled"],
@@ -169,7 +188,8 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       const failingFor = (hours: number) =>
         sql`UPDATE webhook_endpoints SET failing_since = now() - ${hours} * interval '1 hour' WHERE id = ${endpoint.id}`
       yield* failingFor(48)
-      expect(yield* attempt(yield* claimDelivery)).toBe("retrying")
+      yield* sendBatches(BASE_MS)
+      expect(yield* retryJobsOf(org.orgId)).toHaveLength(1)
       expect((yield* endpointOf(org.orgId, endpoint.id)).disabled).toBe(false)
       expect(yield* toldOf(org.orgId)).toEqual([])
 
@@ -191,8 +211,9 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       const org = yield* importWebhookOrg("Deliver Redirect Org")
       yield* createEndpoint(org.orgId, { url: receiver.url(), eventTypes: ["enrollment.created"] })
       yield* emitEnrollments(org, 1)
-      expect(yield* attempt(yield* claimDelivery)).toBe("retrying")
+      yield* sendBatches(BASE_MS)
       const [row] = yield* deliveriesOf(org.orgId)
+      expect(yield* retryJobsOf(org.orgId)).toMatchObject([{ subject_id: row!.id }])
       expect(row).toMatchObject({ status: "PENDING", response_status: 307, error: "answered 307 (redirects are not followed)" })
       expect(receiver.received.map((request) => request.path)).toEqual(["/hooks"])
     }))
@@ -207,12 +228,12 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       const rotated = yield* (yield* WebhookEndpoints).rotateSecret(ownerAccess(org.orgId, "rotateSecret"), endpoint.id as never)
       expect(rotated.secret).not.toBe(endpoint.secret)
       yield* emitEnrollments(org, 1)
-      yield* attempt(yield* claimDelivery)
+      yield* sendBatches(BASE_MS)
       for (const secret of [rotated.secret, endpoint.secret]) expect(verifiedWith(secret, receiver.received[0]!)).toBeTruthy()
 
       yield* sql`UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = ${endpoint.id}`
       yield* emitEnrollments(org, 1)
-      yield* attempt(yield* claimDelivery)
+      yield* sendBatches(BASE_MS)
       expect(verifiedWith(rotated.secret, receiver.received[1]!)).toBeTruthy()
       expect(() => verifiedWith(endpoint.secret, receiver.received[1]!)).toThrow("No matching signature")
     }))
@@ -226,12 +247,12 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       const org = yield* importWebhookOrg("Deliver Last Org")
       yield* createEndpoint(org.orgId, { url: receiver.url(), eventTypes: ["enrollment.created"] })
       yield* emitEnrollments(org, 1)
-      // Eleven attempts already spent: this claim is the last.
-      yield* runFanouts
+      // The batch's attempt fails; then, as if ten more had, this claim is the last.
+      yield* sendBatches(BASE_MS)
       yield* sql`UPDATE jobs SET attempts = ${WEBHOOK_DELIVERY_ATTEMPTS - 1} WHERE org_id = ${org.orgId} AND kind = 'webhook.deliver'`
       expect(yield* attempt(yield* claimDelivery)).toBe("failed")
       const [row] = yield* deliveriesOf(org.orgId)
-      expect(row).toMatchObject({ status: "FAILED", attempts: 1, response_status: 500, error: "given up after its last attempt: answered 500", next_in_ms: null })
+      expect(row).toMatchObject({ status: "FAILED", attempts: 2, response_status: 500, error: "given up after its last attempt: answered 500", next_in_ms: null })
     }))
 
   it.scoped("a delivery whose event left the feed fails without a request", () =>
@@ -245,7 +266,8 @@ layer(TestLayer, { excludeTestServices: true })("delivering webhooks (the webhoo
       // Its delivery made, the event then leaves the feed before the attempt.
       yield* runFanouts
       yield* sql`DELETE FROM events WHERE position = ${positions[0]!}`
-      expect(yield* attempt(yield* claimDelivery)).toBe("completed")
+      yield* sendBatches(BASE_MS)
+      expect(yield* retryJobsOf(org.orgId)).toEqual([])
       expect((yield* deliveriesOf(org.orgId))[0]).toMatchObject({ status: "FAILED", attempts: 0, error: "the event is no longer in the feed (events are kept 30 days)" })
       expect(receiver.received).toEqual([])
     }))
@@ -265,8 +287,9 @@ layer(StrictLayer, { excludeTestServices: true })("delivering webhooks where pri
       const org = yield* importWebhookOrg("Deliver Private Org")
       yield* createEndpoint(org.orgId, { url: `https://hooks.example.test:${receiver.port}/hooks`, eventTypes: ["enrollment.created"] })
       yield* emitEnrollments(org, 1)
-      expect(yield* attempt(yield* claimDelivery)).toBe("retrying")
+      yield* sendBatches(BASE_MS)
       const [row] = yield* deliveriesOf(org.orgId)
+      expect(yield* retryJobsOf(org.orgId)).toMatchObject([{ subject_id: row!.id, attempts: 1 }])
       expect(row!.status).toBe("PENDING")
       expect(row!.response_status).toBeNull()
       expect(row!.error).toContain("hooks.example.test resolves to 127.0.0.1, which is not a public address")

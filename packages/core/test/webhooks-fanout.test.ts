@@ -3,7 +3,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { WebhookFanout } from "../src/webhooks/fanout.js"
-import { WEBHOOK_DELIVERY_ATTEMPTS } from "../src/webhooks/schedule.js"
+import { WEBHOOK_BATCH_SIZE } from "../src/webhooks/fanout-job.js"
 import { WebhookEndpoints } from "../src/webhooks/service.js"
 import {
   createEndpoint,
@@ -21,7 +21,7 @@ const TestLayer = webhookServices().pipe(Layer.provideMerge(TestDatabaseLive))
 const hook = (path: string) => `http://127.0.0.1:9/${path}`
 
 layer(TestLayer)("WebhookFanout.fanOut", (it) => {
-  it.effect("each event goes to every enabled endpoint subscribed to its type, once, with its id and type, after the act; one delivery job each", () =>
+  it.effect("each event goes to every enabled endpoint subscribed to its type, once, with its id and type, after the act; one batch job per endpoint", () =>
     Effect.gen(function*() {
       const org = yield* importWebhookOrg("Fanout Org")
       const both = yield* createEndpoint(org.orgId, { url: hook("both"), eventTypes: ["enrollment.created", "enrollment.completed"] })
@@ -40,7 +40,7 @@ layer(TestLayer)("WebhookFanout.fanOut", (it) => {
       expect(queued.map((job) => job.subject_id.split("@")[0]).sort()).toEqual([both.id, created.id].sort())
       expect(yield* deliveriesOf(org.orgId)).toEqual([])
 
-      // Run (twice: a repeated run makes nothing twice), they write the deliveries and one delivery job each.
+      // Run (twice: a repeated run makes nothing twice), they write the deliveries and a batch job for each endpoint's.
       yield* runFanouts
       yield* (yield* SqlClient.SqlClient)`UPDATE jobs SET status = 'PENDING' WHERE org_id = ${org.orgId} AND kind = 'webhook.fanout'`
       yield* runFanouts
@@ -55,9 +55,12 @@ layer(TestLayer)("WebhookFanout.fanOut", (it) => {
       }
       // The same event goes to both endpoints under its one id (the webhook-id).
       expect(new Set(rows.map((row) => row.event_id)).size).toBe(3)
-      const jobs = yield* webhookJobsOf(org.orgId)
-      expect(jobs.map((job) => job.subject_id).sort()).toEqual(rows.map((row) => row.id).sort())
-      for (const job of jobs) expect(job).toMatchObject({ status: "PENDING", attempts: 0, max_attempts: WEBHOOK_DELIVERY_ATTEMPTS })
+      const sorted = [...positions].sort((a, b) => Number(a) - Number(b))
+      const span = `${sorted[0]}-${sorted[2]}`
+      const batches = yield* webhookJobsOf(org.orgId, "webhook.deliver-batch")
+      expect(batches.map((job) => job.subject_id).sort()).toEqual([`${both.id}@${span}`, `${created.id}@${span}`].sort())
+      for (const job of batches) expect(job).toMatchObject({ status: "PENDING", attempts: 0 })
+      expect(yield* webhookJobsOf(org.orgId)).toEqual([])
       expect(yield* deliveriesOf(other.orgId)).toEqual([])
 
       expect((yield* emitEnrollments(org, 1, "enrollment.completed")).fanouts).toBe(2)
@@ -105,7 +108,7 @@ layer(TestLayer)("WebhookFanout.fanOut", (it) => {
       expect(yield* webhookJobsOf(org.orgId, "webhook.fanout")).toEqual([])
     }))
 
-  it.effect("an act emitting 20,000 events to one subscribed endpoint queues one fan-out job in its transaction; the fan-out writes 20,000 deliveries and queues 20,000 delivery jobs", () =>
+  it.effect("an act emitting 20,000 events to one subscribed endpoint queues one fan-out job in its transaction; the fan-out writes 20,000 deliveries and queues them in batches of 50, each delivery in one", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const org = yield* importWebhookOrg("Fanout Scale Org")
@@ -117,8 +120,21 @@ layer(TestLayer)("WebhookFanout.fanOut", (it) => {
       const [counts] = yield* sql<{ deliveries: number; events: number; jobs: number }>`
         SELECT (SELECT count(DISTINCT event_position)::int FROM webhook_deliveries WHERE org_id = ${org.orgId}) AS deliveries,
           (SELECT count(*)::int FROM events WHERE org_id = ${org.orgId}) AS events,
-          (SELECT count(*)::int FROM jobs WHERE org_id = ${org.orgId} AND kind = 'webhook.deliver') AS jobs`
-      expect(counts).toEqual({ deliveries: 20_000, events: 20_000, jobs: 20_000 })
+          (SELECT count(*)::int FROM jobs WHERE org_id = ${org.orgId} AND kind = 'webhook.deliver-batch') AS jobs`
+      expect(counts).toEqual({ deliveries: 20_000, events: 20_000, jobs: 20_000 / WEBHOOK_BATCH_SIZE })
       expect(positions).toHaveLength(20_000)
+      // Each delivery falls in exactly one batch's span, and no batch holds more than its size.
+      const [cover] = yield* sql<{ covered: number; twice: number; fullest: number }>`
+        WITH span AS (
+          SELECT split_part(split_part(subject_id, '@', 2), '-', 1)::bigint AS first, split_part(subject_id, '-', 2)::bigint AS last, id
+          FROM jobs WHERE org_id = ${org.orgId} AND kind = 'webhook.deliver-batch'
+        ), hits AS (
+          SELECT d.id, span.id AS job FROM webhook_deliveries d JOIN span ON d.event_position BETWEEN span.first AND span.last
+          WHERE d.org_id = ${org.orgId}
+        )
+        SELECT (SELECT count(DISTINCT id)::int FROM hits) AS covered,
+          (SELECT count(*)::int FROM (SELECT id FROM hits GROUP BY id HAVING count(*) > 1) t) AS twice,
+          (SELECT max(n)::int FROM (SELECT count(*) AS n FROM hits GROUP BY job) t) AS fullest`
+      expect(cover).toEqual({ covered: 20_000, twice: 0, fullest: WEBHOOK_BATCH_SIZE })
     }), 120_000)
 })

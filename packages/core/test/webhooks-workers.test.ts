@@ -3,6 +3,7 @@ import { Effect, Layer, Logger, LogLevel } from "effect"
 import { TestDatabaseLive } from "@tks/db/test-database"
 import { JobWake } from "../src/jobs/wake.js"
 import { runJobWorkers } from "../src/jobs/worker.js"
+import { webhookBatchJob } from "../src/webhooks/deliver-batch-job.js"
 import { webhookDeliveryJob } from "../src/webhooks/delivery.js"
 import { webhookFanoutJob } from "../src/webhooks/fanout-job.js"
 import { closedPort } from "../../adapters/test/support/loopback-server.js"
@@ -20,7 +21,7 @@ const BASE_MS = 5
 
 /** The job workers with the webhook handlers, for the rest of the test. */
 const workers = Effect.gen(function*() {
-  const handlers = [yield* webhookFanoutJob, yield* webhookDeliveryJob({ retryBaseMs: BASE_MS })]
+  const handlers = [yield* webhookFanoutJob, yield* webhookBatchJob({ retryBaseMs: BASE_MS }), yield* webhookDeliveryJob({ retryBaseMs: BASE_MS })]
   yield* runJobWorkers({ owner: "webhook-workers", concurrency: 2, pollMs: 30, leaseMs: 60_000, retryBaseMs: BASE_MS }, handlers)
 })
 

@@ -16,9 +16,9 @@ export interface ReceivedWebhook {
   readonly body: string
 }
 
-/** How to answer one request: a status (with a body and headers), or never (the connection is left hanging). */
+/** How to answer one request: a status (with a body and headers, after `delayMs`), or never (the connection is left hanging). */
 export type ReceiverAnswer =
-  | { readonly status: number; readonly body?: string; readonly headers?: Record<string, string> }
+  | { readonly status: number; readonly body?: string; readonly headers?: Record<string, string>; readonly delayMs?: number }
   | "hang"
 
 export interface WebhookReceiver {
@@ -45,7 +45,9 @@ export const webhookReceiver = (options: { readonly port?: number } = {}) =>
           received.push(entry)
           const reply = answer(received.length - 1, entry)
           if (reply === "hang") return
-          response.writeHead(reply.status, { "content-type": "text/plain", ...reply.headers }).end(reply.body ?? "")
+          const send = () => response.writeHead(reply.status, { "content-type": "text/plain", ...reply.headers }).end(reply.body ?? "")
+          if (reply.delayMs === undefined) send()
+          else setTimeout(send, reply.delayMs)
         })
       })
       server.listen(options.port ?? 0, "127.0.0.1", () => {

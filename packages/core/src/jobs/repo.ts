@@ -10,7 +10,8 @@ import { JobWake } from "./wake.js"
  * The kinds of job the workers know: processing new content, preparing an
  * enrollment's quiz, writing one pop-quiz recipient's questions,
  * delivering one notification, queueing the webhook deliveries of an act,
- * and delivering one webhook.
+ * making the first attempts of a batch of them, and delivering one webhook
+ * (a ping, a replay, a retry).
  */
 export type JobKind =
   | "content.process"
@@ -18,6 +19,7 @@ export type JobKind =
   | "pop-quiz.prepare"
   | "notification.deliver"
   | "webhook.fanout"
+  | "webhook.deliver-batch"
   | "webhook.deliver"
 
 /** A job a worker holds under a lease. `attempt` counts this run (1 for the first). */
@@ -83,19 +85,25 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("@tks/core/JobsRepo", {
      * One job per subject, set-based (one statement however many subjects),
      * in the caller's transaction like `enqueue`: assigning a lesson to
      * thousands of people enqueues their quizzes and notifications at once.
+     * A job whose first attempts were made elsewhere (a webhook batch's) says
+     * how many (`attemptsMade`, counted against `maxAttempts`) and when the
+     * next is due (`afterMs`).
      */
     const enqueueMany = (input: {
       readonly orgId: OrganizationId
       readonly kind: JobKind
       readonly subjectIds: ReadonlyArray<string>
       readonly maxAttempts?: number
+      readonly attemptsMade?: number
+      readonly afterMs?: number
     }) =>
       input.subjectIds.length === 0
         ? Effect.void
         : Effect.withFiberRuntime<ReadonlyArray<unknown>, SqlError>((fiber) =>
           sql`
-        INSERT INTO jobs (id, org_id, kind, subject_id, max_attempts, traceparent)
-        SELECT subject.job_id, ${input.orgId}, ${input.kind}, subject.id, ${input.maxAttempts ?? 5}, ${traceparentOf(fiber)}
+        INSERT INTO jobs (id, org_id, kind, subject_id, max_attempts, traceparent, attempts, run_after)
+        SELECT subject.job_id, ${input.orgId}, ${input.kind}, subject.id, ${input.maxAttempts ?? 5}, ${traceparentOf(fiber)},
+          ${input.attemptsMade ?? 0}, now() + ${input.afterMs ?? 0}::float8 * interval '1 millisecond'
         FROM unnest(${newIds("job", input.subjectIds.length)}::text[], ${[...input.subjectIds]}::text[]) AS subject(job_id, id)
         ON CONFLICT (kind, org_id, subject_id) WHERE status IN ('PENDING', 'RUNNING') DO NOTHING`
         ).pipe(Effect.zipRight(wake.wake))

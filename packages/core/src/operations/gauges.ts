@@ -11,6 +11,7 @@ const JOB_KINDS = Object.keys(
     "pop-quiz.prepare": true,
     "notification.deliver": true,
     "webhook.fanout": true,
+    "webhook.deliver-batch": true,
     "webhook.deliver": true
   } satisfies Record<JobKind, true>
 )

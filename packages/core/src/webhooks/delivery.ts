@@ -1,42 +1,34 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Either, Layer, Option, Schedule } from "effect"
-import { type WebhookAnswer, WebhookSender, type WebhookUnreachable } from "@tks/adapters/webhooks/port"
-import { Caller } from "@tks/domain/caller"
-import type { OrganizationId } from "@tks/domain/ids"
-import { FAILING_DAYS_BEFORE_DISABLE } from "@tks/domain/webhooks"
+import { Effect, Layer, Option } from "effect"
+import { WebhookSender } from "@tks/adapters/webhooks/port"
 import { failJobOnSqlError } from "../common/database-failures.js"
 import { JobFailure, type JobHandler } from "../jobs/handler.js"
 import type { ClaimedJob } from "../jobs/repo.js"
 import { Journal } from "../journal/journal.js"
-import { eventWire } from "../journal/event-wire.js"
 import { NotificationOutbox } from "../notifications/outbox.js"
-import { formatDue } from "../notifications/render.js"
-import { type AttemptRecord, type DeliveryRef, type DeliveryToSend, WebhookDeliveriesRepo } from "./deliveries-repo.js"
+import {
+  bodyOf,
+  DISABLED_FOR_410,
+  disabledForFailing,
+  ENDPOINT_DISABLED,
+  EVENT_GONE,
+  GONE_410,
+  isSuccess,
+  type Outcome,
+  recordOf,
+  recordRetries,
+  statusOf
+} from "./attempt.js"
+import { type DeliveryRef, type DeliveryToSend, WebhookDeliveriesRepo } from "./deliveries-repo.js"
+import { endpointDisabler } from "./disable-endpoint.js"
 import { WebhookEndpointsRepo } from "./endpoints-repo.js"
 import { webhookRetryInMs } from "./schedule.js"
 
-// Recording an attempt gets a few quick tries of its own: a delivery made but
-// not recorded would be made again by the job's retry.
-const recordRetries = Schedule.exponential("100 millis").pipe(Schedule.intersect(Schedule.recurs(3)))
-
-/** What the log says of an answer that is not a success. */
-const answered = (answer: WebhookAnswer) =>
-  answer.status >= 300 && answer.status < 400 ? `answered ${answer.status} (redirects are not followed)` : `answered ${answer.status}`
-
-const recordOf = (outcome: Either.Either<WebhookAnswer, WebhookUnreachable>): AttemptRecord =>
-  Either.match(outcome, {
-    onRight: (answer) => ({
-      status: answer.status,
-      latencyMs: answer.latencyMs,
-      body: answer.body,
-      error: answer.status >= 200 && answer.status < 300 ? null : answered(answer)
-    }),
-    onLeft: (failure) => ({ status: null, latencyMs: failure.latencyMs, body: null, error: failure.reason })
-  })
-
 /**
  * The "webhook.deliver" job (subject: the delivery's id): one signed POST
- * of the delivery's body to its endpoint (docs/webhooks.md).
+ * of the delivery's body to its endpoint (docs/webhooks.md). It makes
+ * every attempt after an event's first (made by its batch,
+ * deliver-batch-job.ts), and each attempt of a ping or a replay.
  *
  * - Already SUCCEEDED or FAILED, or gone with its endpoint: nothing.
  * - The endpoint disabled, or the event no longer in the feed: FAILED
@@ -63,36 +55,14 @@ export const webhookDeliveryJob = (settings: { readonly retryBaseMs: number }) =
     const deliveries = yield* WebhookDeliveriesRepo
     const endpoints = yield* WebhookEndpointsRepo
     const sender = yield* WebhookSender
-    const outbox = yield* NotificationOutbox
-    const journal = yield* Journal
+    const disableEndpoint = yield* endpointDisabler
     const retryInMs = (attempt: number) => webhookRetryInMs(attempt, settings.retryBaseMs)
 
-    /** Stops deliveries to the endpoint (when it was still enabled): audited as the worker's act, and the admins told by email. */
-    const disableEndpoint = (orgId: OrganizationId, endpointId: string, reason: string) =>
-      Effect.gen(function*() {
-        const row = yield* endpoints.disable(orgId, endpointId, reason)
-        if (row === undefined) return
-        yield* journal.record({
-          caller: Caller.system("worker"),
-          orgId,
-          action: "webhook_endpoint.updated",
-          targets: [{ type: "webhook_endpoint", id: endpointId }],
-          changes: { disabled: { old: false, new: true } }
-        })
-        yield* outbox.tell({
-          orgId,
-          userIds: yield* endpoints.adminIds(orgId),
-          notice: { _tag: "WebhookEndpointDisabled", endpointId, url: row.url, reason },
-          channels: ["email"]
-        })
-        yield* Effect.logWarning("webhook endpoint disabled").pipe(Effect.annotateLogs({ endpointId, reason }))
-      })
-
     /** Records the attempt and what follows from it, in one transaction; fails the job when it is to be tried again. */
-    const settle = (job: ClaimedJob, ref: DeliveryRef, row: DeliveryToSend, outcome: Either.Either<WebhookAnswer, WebhookUnreachable>) => {
+    const settle = (job: ClaimedJob, ref: DeliveryRef, row: DeliveryToSend, outcome: Outcome) => {
       const attempt = recordOf(outcome)
-      const status = Either.isRight(outcome) ? outcome.right.status : null
-      if (status !== null && status >= 200 && status < 300) {
+      const status = statusOf(outcome)
+      if (isSuccess(status)) {
         return deliveries.succeeded(ref, row.endpoint_id, attempt).pipe(
           Effect.retry(recordRetries),
           Effect.zipRight(Effect.logInfo("webhook delivered"))
@@ -100,19 +70,15 @@ export const webhookDeliveryJob = (settings: { readonly retryBaseMs: number }) =
       }
       if (status === 410) {
         return Effect.zipRight(
-          deliveries.giveUp(ref, "the endpoint answered 410 Gone", attempt),
-          disableEndpoint(ref.orgId, row.endpoint_id, "it answered 410 Gone")
+          deliveries.giveUp(ref, GONE_410, attempt),
+          disableEndpoint(ref.orgId, row.endpoint_id, DISABLED_FOR_410)
         ).pipe(sql.withTransaction)
       }
       return Effect.gen(function*() {
         const failing = yield* endpoints.markFailing(ref.orgId, row.endpoint_id)
         if (failing?.overdue === true) {
           yield* deliveries.giveUp(ref, attempt.error!, attempt)
-          yield* disableEndpoint(
-            ref.orgId,
-            row.endpoint_id,
-            `every delivery has failed since ${formatDue(failing.failing_since.toISOString())} (${FAILING_DAYS_BEFORE_DISABLE} days)`
-          )
+          yield* disableEndpoint(ref.orgId, row.endpoint_id, disabledForFailing(failing.failing_since))
           return false
         }
         yield* deliveries.retrying(ref, attempt, job.attempt < job.maxAttempts ? retryInMs(job.attempt) : null)
@@ -130,9 +96,9 @@ export const webhookDeliveryJob = (settings: { readonly retryBaseMs: number }) =
         if (Option.isNone(found)) return yield* Effect.logInfo("webhook delivery not found (its endpoint was deleted); nothing to do")
         const row = found.value
         if (row.status !== "PENDING") return yield* Effect.logInfo(`webhook delivery already ${row.status}; nothing to do`)
-        if (row.endpoint_disabled) return yield* deliveries.giveUp(ref, "the endpoint is disabled")
-        const body = row.payload !== null ? JSON.stringify(row.payload) : row.event === null ? null : JSON.stringify(eventWire(row.event))
-        if (body === null) return yield* deliveries.giveUp(ref, "the event is no longer in the feed (events are kept 30 days)")
+        if (row.endpoint_disabled) return yield* deliveries.giveUp(ref, ENDPOINT_DISABLED)
+        const body = bodyOf(row)
+        if (body === null) return yield* deliveries.giveUp(ref, EVENT_GONE)
         yield* sender.post({ url: row.url, messageId: row.event_id, body, secrets: row.secrets }).pipe(
           Effect.either,
           Effect.flatMap((outcome) => settle(job, ref, row, outcome)),

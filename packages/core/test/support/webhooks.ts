@@ -10,6 +10,7 @@ import { type ClaimedJob, JobsRepo } from "../../src/jobs/repo.js"
 import { type EventDraft, Journal } from "../../src/journal/journal.js"
 import { FixtureImporter } from "../../src/org-import/importer.js"
 import { spanOf } from "../../src/webhooks/deliveries-repo.js"
+import { webhookBatchJob } from "../../src/webhooks/deliver-batch-job.js"
 import { WebhookFanout } from "../../src/webhooks/fanout.js"
 import { webhookFanoutJob } from "../../src/webhooks/fanout-job.js"
 import { WebhookEndpoints } from "../../src/webhooks/service.js"
@@ -19,8 +20,8 @@ import { actorIn, allowed } from "./access.js"
 /**
  * What the webhook tests share: an organization with admins and others,
  * endpoints made through the service as its owner, events written through
- * the journal and fanned out as an act does, and the delivery jobs claimed
- * and run one at a time as a worker would.
+ * the journal and fanned out as an act does, their batches sent, and the
+ * delivery jobs claimed and run one at a time as a worker would.
  */
 
 /** The real sender with loopback receivers allowed; names resolve nowhere, so nothing leaves this machine. */
@@ -104,7 +105,7 @@ export const deliveriesOf = (orgId: string) =>
       FROM webhook_deliveries WHERE org_id = ${orgId} ORDER BY event_position NULLS LAST, endpoint_id, created_at`).pipe(Effect.orDie)
 
 /** The webhook jobs of an organization of `kind`: subject, status, attempts. */
-export const webhookJobsOf = (orgId: string, kind: "webhook.fanout" | "webhook.deliver" = "webhook.deliver") =>
+export const webhookJobsOf = (orgId: string, kind: "webhook.fanout" | "webhook.deliver-batch" | "webhook.deliver" = "webhook.deliver") =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ subject_id: string; status: string; attempts: number; max_attempts: number }>`
       SELECT subject_id, status, attempts, max_attempts FROM jobs WHERE org_id = ${orgId} AND kind = ${kind}
@@ -125,13 +126,33 @@ export const runFanouts = Effect.gen(function*() {
 }).pipe(Effect.orDie)
 
 /**
- * Claims the next delivery job, as a worker would, once the fan-outs have
- * queued theirs; waiting retries are made due first (time is driven through
- * the database, never slept through).
+ * Runs the fan-outs, then every due "webhook.deliver-batch" job once, as a
+ * worker would (a failed run is failed with the workers' retry): each
+ * event's first attempt. Answers how many batches ran.
+ */
+export const sendBatches = (retryBaseMs: number) =>
+  Effect.gen(function*() {
+    yield* runFanouts
+    const jobs = yield* JobsRepo
+    const handler = yield* webhookBatchJob({ retryBaseMs })
+    let ran = 0
+    while (true) {
+      const job = yield* jobs.claim({ owner: OWNER, kinds: ["webhook.deliver-batch"], leaseMs: 60_000 })
+      if (Option.isNone(job)) return ran
+      ran++
+      const exit = yield* Effect.exit(handler.run(job.value))
+      if (exit._tag === "Success") yield* jobs.complete(job.value, OWNER)
+      else yield* jobs.fail(job.value, OWNER, "the batch failed", retryBaseMs)
+    }
+  }).pipe(Effect.orDie)
+
+/**
+ * Claims the next delivery job (a retry, a ping, a replay), as a worker
+ * would; waiting retries are made due first (time is driven through the
+ * database, never slept through).
  */
 export const claimDelivery = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  yield* runFanouts
   yield* sql`UPDATE jobs SET run_after = now() WHERE kind = 'webhook.deliver' AND status = 'PENDING'`
   const job = yield* (yield* JobsRepo).claim({ owner: OWNER, kinds: ["webhook.deliver"], leaseMs: 60_000 })
   return Option.isSome(job) ? job.value : yield* Effect.dieMessage("no webhook delivery job was due")
