@@ -2,6 +2,7 @@ import { Either } from "effect"
 import { type ScimPatchOperation, scimPatch } from "scim-patch"
 import type { ScimErrorType } from "@tks/domain/scim"
 import { ScimInvalid } from "./user-resource.js"
+import { isRecord } from "./json.js"
 
 /**
  * A SCIM PATCH (RFC 7644 section 3.5.2) applied to a resource, by
@@ -15,7 +16,6 @@ import { ScimInvalid } from "./user-resource.js"
 
 const OPS = new Set(["add", "replace", "remove"])
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
 const invalid = (scimType: ScimErrorType, detail: string) => Either.left(new ScimInvalid({ scimType, detail }))
 

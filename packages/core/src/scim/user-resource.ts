@@ -1,5 +1,6 @@
 import { Data, Either } from "effect"
 import { SCIM_ENTERPRISE_USER, SCIM_USER, type ScimErrorType } from "@tks/domain/scim"
+import { attribute, isRecord } from "./json.js"
 
 /**
  * A person as a SCIM User resource, both ways. The directory's resource is
@@ -42,7 +43,6 @@ const E164 = /^\+[1-9]\d{6,14}$/
 
 const invalid = (detail: string) => Either.left(new ScimInvalid({ scimType: "invalidValue", detail }))
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** A SCIM boolean, as JSON or as the strings Entra ID sends ("True", "False"). */
 export const scimBoolean = (value: unknown): boolean | undefined => {
@@ -55,12 +55,6 @@ export const scimBoolean = (value: unknown): boolean | undefined => {
   return undefined
 }
 
-/** The attribute `name` of `resource`, matched without case (SCIM attribute names are case-insensitive). */
-const attribute = (resource: Record<string, unknown>, name: string): unknown => {
-  const lower = name.toLowerCase()
-  for (const [key, value] of Object.entries(resource)) if (key.toLowerCase() === lower && value !== undefined) return value
-  return undefined
-}
 
 const text = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value.trim() : null)
 
