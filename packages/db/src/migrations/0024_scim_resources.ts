@@ -8,7 +8,9 @@ import { Effect } from "effect"
  * as the directory last sent it (`scim_attributes`: name parts, titles,
  * phone numbers...), so a directory that reads a person back finds what it
  * wrote and does not send it again every cycle. A team keeps the group's
- * `externalId`. A manager the directory named by an id this service does
+ * `externalId`, and when the directory deletes the group, when that was
+ * (`scim_removed_at`): the team loses its members but stays, with what was
+ * assigned or shared to it. A manager the directory named by an id this service does
  * not know is kept by that reference (`manager_reference`) and linked once
  * a person with that id, externalId or userName exists.
  */
@@ -22,6 +24,6 @@ export default Effect.gen(function*() {
   yield* sql`CREATE UNIQUE INDEX users_scim_user_name ON users (org_id, lower(scim_user_name)) WHERE scim_user_name IS NOT NULL`
   yield* sql`CREATE INDEX users_external_id ON users (org_id, external_id) WHERE external_id IS NOT NULL`
   yield* sql`CREATE INDEX users_manager_reference ON users (org_id, manager_reference) WHERE manager_reference IS NOT NULL`
-  yield* sql`ALTER TABLE teams ADD COLUMN external_id text`
+  yield* sql`ALTER TABLE teams ADD COLUMN external_id text, ADD COLUMN scim_removed_at timestamptz`
   yield* sql`CREATE INDEX teams_external_id ON teams (org_id, external_id) WHERE external_id IS NOT NULL`
 })
