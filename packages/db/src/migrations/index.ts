@@ -23,6 +23,7 @@ import eventsAudit from "./0020_events_audit.js"
 import idempotencyKeys from "./0021_idempotency_keys.js"
 import webhooks from "./0022_webhooks.js"
 import jobClaims from "./0023_job_claims.js"
+import organizationDomains from "./0026_organization_domains.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -48,5 +49,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0020_events_audit": eventsAudit,
   "0021_idempotency_keys": idempotencyKeys,
   "0022_webhooks": webhooks,
-  "0023_job_claims": jobClaims
+  "0023_job_claims": jobClaims,
+  "0026_organization_domains": organizationDomains
 }
