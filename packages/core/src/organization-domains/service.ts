@@ -21,17 +21,24 @@ export interface OrganizationDomain extends VerifiedDomain {
 
 const noSuchOrganization = () => new NotFound({ message: "No such organization" })
 
-const invalidDomain = (problem: string) =>
-  new BadRequest({ code: BadRequestCode.validation, message: `domain: ${problem}`, issues: [new InputIssue({ path: "domain", message: problem })] })
+/** The domain in its stored form, or the BadRequest the HTTP edge would answer for it. */
+const domainName = (text: string) =>
+  Either.mapLeft(parseDomainName(text), (problem) =>
+    new BadRequest({
+      code: BadRequestCode.validation,
+      message: `domain: ${problem}`,
+      issues: [new InputIssue({ path: "domain", message: problem })]
+    }))
 
 const addedByOf = (caller: Caller): string => (caller._tag === "Person" ? caller.access.actor.userId : `system:${caller.name}`)
 
-const shown = (row: OrganizationDomainRow): OrganizationDomain => ({
+const verified = (row: OrganizationDomainRow): VerifiedDomain => ({
   domain: row.domain,
   verifiedAt: iso(row.verified_at),
-  createdAt: iso(row.created_at),
-  addedBy: row.added_by
+  createdAt: iso(row.created_at)
 })
+
+const shown = (row: OrganizationDomainRow): OrganizationDomain => ({ ...verified(row), addedBy: row.added_by })
 
 /**
  * An organization's verified email domains (docs/domain.md, Verified email
@@ -46,8 +53,6 @@ export class OrganizationDomains extends Effect.Service<OrganizationDomains>()("
     const sql = yield* SqlClient.SqlClient
     const repo = yield* OrganizationDomainsRepo
     const journal = yield* Journal
-
-    const parsed = (text: string) => Either.match(parseDomainName(text), { onLeft: (problem) => Effect.fail(invalidDomain(problem)), onRight: Effect.succeed })
 
     /** The organization, as the caller may name it: a person only their own. */
     const organization = (caller: Caller, orgId: OrganizationId) =>
@@ -64,7 +69,7 @@ export class OrganizationDomains extends Effect.Service<OrganizationDomains>()("
      * organization holds is DomainTaken.
      */
     const add = traced("OrganizationDomains.add")(function*(caller: Caller, orgId: OrganizationId, domain: string) {
-      const name = yield* parsed(domain)
+      const name = yield* domainName(domain)
       return yield* sql.withTransaction(Effect.gen(function*() {
         yield* organization(caller, orgId)
         let held: OrganizationDomainRow | undefined
@@ -79,7 +84,8 @@ export class OrganizationDomains extends Effect.Service<OrganizationDomains>()("
         }
         if (held.org_id !== orgId) {
           return yield* new DomainTaken({
-            message: `${name} is a verified domain of another organization (${held.org_id}); a domain belongs to one organization only, so remove it there first`,
+            message:
+              `${name} is a verified domain of another organization (${held.org_id}); a domain belongs to one organization only, so remove it there first`,
             domain: name,
             holder: held.org_id
           })
@@ -88,9 +94,12 @@ export class OrganizationDomains extends Effect.Service<OrganizationDomains>()("
       }))
     })
 
-    /** Removes the organization's `domain` (written as for `add`), recorded as `organization_domain.removed`; NotFound when it holds no such domain. */
+    /**
+     * Removes the organization's `domain` (written as for `add`), recorded as
+     * `organization_domain.removed`; NotFound when it holds no such domain.
+     */
     const remove = traced("OrganizationDomains.remove")(function*(caller: Caller, orgId: OrganizationId, domain: string) {
-      const name = yield* parsed(domain)
+      const name = yield* domainName(domain)
       return yield* sql.withTransaction(Effect.gen(function*() {
         yield* organization(caller, orgId)
         const removed = yield* repo.remove(orgId, name)
@@ -110,10 +119,7 @@ export class OrganizationDomains extends Effect.Service<OrganizationDomains>()("
     /** GET /v1/directory-sync/domains, under policies.administration.directoryDomains: the caller's organization's, by name. */
     const read = traced("OrganizationDomains.read")(function*(access: Access) {
       const rows = yield* repo.list(access.actor.organizationId)
-      return {
-        data: rows.map((row): VerifiedDomain => ({ domain: row.domain, verifiedAt: iso(row.verified_at), createdAt: iso(row.created_at) })),
-        nextCursor: null
-      }
+      return { data: rows.map(verified), nextCursor: null }
     })
 
     /** The organization's verified domains, in their stored form: for checking many emails at once against `emailDomain` of each. */
