@@ -3,6 +3,7 @@ import { Authenticator } from "@tks/core/auth/service"
 import { JournalReads } from "@tks/core/journal/reads"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import { OAuthResource } from "@tks/core/oauth/service"
+import { OrganizationDomains } from "@tks/core/organization-domains/service"
 import { DatabaseLive } from "@tks/db/client"
 import { MigrationsLive } from "@tks/db/migrate"
 
@@ -13,7 +14,13 @@ import { MigrationsLive } from "@tks/db/migrate"
  */
 const MigratedDatabase = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
 
-/** What the organization (its identity provider too), token and audit commands use; built only by the commands that need a database. */
-export const CliServices = Layer.mergeAll(FixtureImporter.Default, Authenticator.Default, OAuthResource.Default, JournalReads.Default).pipe(
+/** What the organization (its identity provider and email domains too), token and audit commands use; built only by the commands that need a database. */
+export const CliServices = Layer.mergeAll(
+  FixtureImporter.Default,
+  Authenticator.Default,
+  OAuthResource.Default,
+  OrganizationDomains.Default,
+  JournalReads.Default
+).pipe(
   Layer.provideMerge(MigratedDatabase)
 )

@@ -6,7 +6,7 @@ import { Effect, Redacted, Schema } from "effect"
 import type { ImportResult } from "@tks/core/org-import/schema"
 import { provisionMigratedTestDatabase } from "@tks/db/test-database"
 import { AuditEvent } from "@tks/domain/audit"
-import { runCli } from "./run-cli.js"
+import { runCli, said } from "./run-cli.js"
 
 /**
  * `cli audit export`: the organization's audit log as JSON lines on stdout,
@@ -21,9 +21,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 // Each command is a fresh `npx tsx` process: seconds apiece on a loaded machine.
 const slow = { timeout: 400_000 }
-
-/** What the CLI said on stderr, without npx's own warnings about the machine's npm configuration. */
-const said = (stderr: string) => stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"))
 
 const decodeLine = Schema.decodeUnknownSync(Schema.parseJson(AuditEvent))
 

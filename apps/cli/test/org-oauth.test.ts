@@ -3,16 +3,13 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { runCli } from "./run-cli.js"
+import { runCli, said } from "./run-cli.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tks-cli-oauth-"))
 const dataDir = join(dir, "data")
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const slow = { timeout: 120_000 }
-
-/** What the CLI said on stderr, without npx's own warnings about the machine's npm configuration. */
-const said = (stderr: string) => stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"))
 
 describe("pnpm cli org oauth set", () => {
   it.live("a plain-http issuer that is not on this machine, or a scope map naming an unknown scope: exit 1 with the reason, the database never opened", () =>

@@ -30,3 +30,6 @@ export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> 
     child.on("close", (code) => resume(Effect.succeed({ code, stdout, stderr })))
     return Effect.sync(() => child.kill())
   })
+
+/** What the CLI said on stderr, line by line, without blank lines and npx's own warnings about the machine's npm configuration. */
+export const said = (stderr: string) => stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"))

@@ -39,7 +39,8 @@ layer(TestServerLive, { excludeTestServices: true })("operating the service", (i
           "/v1/findings",
           "/v1/org-chart/verification",
           "/v1/directory-sync",
-          "/v1/directory-sync/events"
+          "/v1/directory-sync/events",
+          "/v1/directory-sync/domains"
         ]) {
           expect(document.paths[path]?.get, path).toBeDefined()
           expect(document.paths[path].get.summary, path).toEqual(expect.any(String))

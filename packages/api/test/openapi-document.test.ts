@@ -61,6 +61,7 @@ describe("the OpenAPI document", () => {
     expect(onePage.map(({ label }) => label).sort()).toEqual([
       "GET /v1/categories",
       "GET /v1/category-health",
+      "GET /v1/directory-sync/domains",
       "GET /v1/me/enrollments",
       "GET /v1/me/obligations",
       "GET /v1/me/pop-quizzes",

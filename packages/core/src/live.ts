@@ -23,6 +23,7 @@ import { Members } from "./members/service.js"
 import { NarrationReaperLive } from "./narration/reaper.js"
 import { Narration } from "./narration/service.js"
 import { OAuthResource } from "./oauth/service.js"
+import { OrganizationDomains } from "./organization-domains/service.js"
 import { PopQuizLearner } from "./pop-quizzes/learner.js"
 import { PopQuizSending } from "./pop-quizzes/send.js"
 import { PopQuizReads } from "./pop-quizzes/service.js"
@@ -73,6 +74,7 @@ export const CoreLive = Layer.mergeAll(
   Search.Default,
   Narration.Default,
   OAuthResource.Default,
+  OrganizationDomains.Default,
   NarrationReaperLive,
   Lessons.Default,
   Training.Default,

@@ -76,3 +76,17 @@ export const DirectoryEventParams = Schema.Struct({
   ...PageParams.fields
 })
 export type DirectoryEventParams = typeof DirectoryEventParams.Type
+
+/**
+ * A verified email domain of the organization: the identity directory may
+ * provision only people whose email is at one of them, exactly (a
+ * subdomain is a domain of its own). Added and removed by the operator.
+ */
+export const VerifiedDomain = Schema.Struct({
+  domain: Schema.String.annotations({
+    description: "The bare domain name in its ASCII form: lower case, punycode (`xn--`) for an internationalized name, no trailing dot."
+  }),
+  verifiedAt: Timestamp,
+  createdAt: Timestamp
+}).annotations({ identifier: "VerifiedDomain" })
+export type VerifiedDomain = typeof VerifiedDomain.Type

@@ -20,6 +20,8 @@ export const AuditOnlyAction = Schema.Literal(
   "webhook_delivery.replayed",
   "oauth_settings.set",
   "oauth_settings.cleared",
+  "organization_domain.added",
+  "organization_domain.removed",
   "lesson.assigned",
   "lesson.unassigned",
   "lesson.retraining_policy_set",

@@ -231,6 +231,11 @@ export const policies = {
       action: "read directory-sync events",
       permission: "organization.update",
       reach: "organization"
+    }),
+    directoryDomains: policy({
+      action: "read the verified email domains",
+      permission: "organization.update",
+      reach: "organization"
     })
   },
   // No endpoint or tool: the acts a person may do on tokens through a core service (the operator's CLI acts as the system).

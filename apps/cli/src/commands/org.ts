@@ -7,6 +7,7 @@ import { FixtureImporter } from "@tks/core/org-import/importer"
 import { checkFixture } from "@tks/core/org-import/plan"
 import { OrgFixture } from "@tks/core/org-import/schema"
 import { CliServices } from "../database.js"
+import { orgDomainsCommand } from "./org-domains.js"
 import { orgOAuthCommand } from "./org-oauth.js"
 
 const readJson = (path: string) =>
@@ -45,5 +46,5 @@ const schemaCommand = Command.make("schema", {}, () => Console.log(JSON.stringif
 
 export const orgCommand = Command.make("org").pipe(
   Command.withDescription("Organizations"),
-  Command.withSubcommands([importCommand, schemaCommand, orgOAuthCommand])
+  Command.withSubcommands([importCommand, schemaCommand, orgOAuthCommand, orgDomainsCommand])
 )

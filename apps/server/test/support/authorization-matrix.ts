@@ -57,6 +57,7 @@ const endpointRows: Readonly<Record<string, Row<number>>> = {
   "GET /v1/org-chart/verification": [U, U, U, U, 200, 200, 200, 200, 403, 200, 200],
   "GET /v1/directory-sync": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],
   "GET /v1/directory-sync/events": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],
+  "GET /v1/directory-sync/domains": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],
   "GET /v1/oauth-settings": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],
   "GET /v1/events": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],
   "GET /v1/audit-events": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],

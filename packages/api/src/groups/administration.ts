@@ -1,7 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { DirectoryEvent, DirectoryEventParams, DirectorySync, Finding, OrgChartVerification } from "@tks/domain/administration"
+import {
+  DirectoryEvent,
+  DirectoryEventParams,
+  DirectorySync,
+  Finding,
+  OrgChartVerification,
+  VerifiedDomain
+} from "@tks/domain/administration"
 import { PageParams } from "@tks/domain/page-params"
-import { Page } from "@tks/domain/pagination"
+import { List, Page } from "@tks/domain/pagination"
 import { policies } from "@tks/domain/policies"
 import { Authentication } from "../authentication.js"
 import { requires } from "../authorization.js"
@@ -37,5 +44,15 @@ export class AdministrationGroup extends HttpApiGroup.make("administration")
       .annotate(OpenApi.Summary, "List directory-sync events")
       .annotate(OpenApi.Description, "Directory events, newest first. An unreadable cursor is 400.")
       .pipe(requires(policies.administration.directoryEvents))
+  )
+  .add(
+    HttpApiEndpoint.get("directoryDomains", "/directory-sync/domains")
+      .addSuccess(List(VerifiedDomain))
+      .annotate(OpenApi.Summary, "List the verified email domains")
+      .annotate(
+        OpenApi.Description,
+        "The organization's verified email domains, by name. The identity directory may provision only people whose email is at one of them, exactly: a subdomain counts only when listed itself; anyone else is skipped with reason `DOMAIN_MISMATCH`. The operator adds and removes them with the CLI (`org domains add`, `org domains remove`). One page; nextCursor is always null."
+      )
+      .pipe(requires(policies.administration.directoryDomains))
   )
   .middleware(Authentication) {}

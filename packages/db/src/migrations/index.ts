@@ -24,6 +24,7 @@ import idempotencyKeys from "./0021_idempotency_keys.js"
 import webhooks from "./0022_webhooks.js"
 import jobClaims from "./0023_job_claims.js"
 import scimResources from "./0024_scim_resources.js"
+import organizationDomains from "./0025_organization_domains.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -50,5 +51,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0021_idempotency_keys": idempotencyKeys,
   "0022_webhooks": webhooks,
   "0023_job_claims": jobClaims,
-  "0024_scim_resources": scimResources
+  "0024_scim_resources": scimResources,
+  "0025_organization_domains": organizationDomains
 }
