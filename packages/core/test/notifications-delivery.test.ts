@@ -176,6 +176,8 @@ layer(TestLayer, { excludeTestServices: true })("delivering the outbox (the noti
       expect(messaging.handed.map((message) => message.id)).toEqual([id, id])
       expect((yield* attemptsOf(id)).map((attempt) => attempt.outcome)).toEqual(["retryable", "sent"])
       expect(yield* notificationOf(crew.orgId, id)).toMatchObject({ provider_message_id: "fake-after-retry" })
+      // The worker marks the job COMPLETED in a statement of its own, just after the handler recorded SENT.
+      yield* eventually(Effect.map(deliveryJobsOf(crew.orgId), (jobs) => jobs[0]?.status === "COMPLETED"))
       expect((yield* deliveryJobsOf(crew.orgId))[0]).toMatchObject({ status: "COMPLETED", attempts: 2 })
     }), { timeout: 30_000 })
 
