@@ -254,6 +254,10 @@ layer(TestLayer)("the directory connection", (it) => {
           _tag: "NotFound",
           message: "The organization has no directory connection; issue a directory token first"
         })
+        expect(yield* Effect.flip(directory.rotateToken(operator, OrganizationId.make("org_nobody"), {}))).toMatchObject({
+          _tag: "NotFound",
+          message: "No such organization"
+        })
       }))
 
     it.effect("the HTTP act connects when there is no connection and rotates when there is one", () =>

@@ -113,9 +113,12 @@ export class DirectoryConnections extends Effect.Service<DirectoryConnections>()
           ? Effect.dieMessage(`the directory connection of ${orgId} vanished inside its own act`)
           : Effect.succeed(connectionView(row.connection, row.now)))
 
-    /** The connection, locked; NotFound when the organization has none (or does not exist). */
+    /** The connection, locked; NotFound saying which is missing, the organization or its connection. */
     const locked = (orgId: OrganizationId) =>
-      Effect.flatMap(repo.lock(orgId), (row) => (row === undefined ? Effect.fail(noConnection()) : Effect.succeed(row)))
+      Effect.flatMap(repo.lock(orgId), (row) =>
+        row !== undefined
+          ? Effect.succeed(row)
+          : Effect.flatMap(repo.organizationExists(orgId), (exists) => Effect.fail(exists ? noConnection() : noOrganization())))
 
     /**
      * A new connection, or a DISCONNECTED one connected again: PENDING with a
