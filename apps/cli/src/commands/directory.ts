@@ -1,7 +1,7 @@
 import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { Console, Effect, Either, Option, Schema } from "effect"
 import { PublicUrl } from "@tks/core/common/links"
-import { DirectoryConnections } from "@tks/core/directory/connections"
+import { DirectoryConnections, type DirectoryTokenOptions } from "@tks/core/directory/connections"
 import {
   DIRECTORY_PAUSED_REASON_MAX_LENGTH,
   DIRECTORY_TOKEN_MAX_DAYS,
@@ -41,38 +41,28 @@ const printIssued = (issued: DirectoryTokenIssued) =>
     yield* Console.log(JSON.stringify({ scimBaseUrl: `${base}${SCIM_BASE_PATH}`, token: issued.token, connection: issued.connection }, null, 2))
   })
 
-const connectCommand = Command.make(
-  "connect",
-  { org, expiresInDays },
-  (input) =>
+/** A command that issues the directory's token (`act`) and prints it once. */
+const issuing = (
+  name: string,
+  act: (directory: DirectoryConnections, orgId: OrganizationId, options: DirectoryTokenOptions) => Effect.Effect<DirectoryTokenIssued, unknown>,
+  description: string
+) =>
+  Command.make(name, { org, expiresInDays }, (input) =>
     Effect.gen(function*() {
       const directory = yield* DirectoryConnections
-      const issued = yield* directory.connect(operator, organizationId(input.org), {
-        expiresInDays: Option.getOrUndefined(input.expiresInDays)
-      })
-      yield* printIssued(issued)
-    }).pipe(Effect.provide(CliServices))
-).pipe(
-  Command.withDescription(
-    "Connect the organization's identity directory (SCIM): prints its bearer token once and the SCIM base URL. A connected directory's token is rotated instead"
-  )
+      yield* printIssued(yield* act(directory, organizationId(input.org), { expiresInDays: Option.getOrUndefined(input.expiresInDays) }))
+    }).pipe(Effect.provide(CliServices))).pipe(Command.withDescription(description))
+
+const connectCommand = issuing(
+  "connect",
+  (directory, orgId, options) => directory.connect(operator, orgId, options),
+  "Connect the organization's identity directory (SCIM): prints its bearer token once and the SCIM base URL. A directory connected already is refused: rotate its token instead"
 )
 
-const rotateCommand = Command.make(
+const rotateCommand = issuing(
   "rotate",
-  { org, expiresInDays },
-  (input) =>
-    Effect.gen(function*() {
-      const directory = yield* DirectoryConnections
-      const issued = yield* directory.rotateToken(operator, organizationId(input.org), {
-        expiresInDays: Option.getOrUndefined(input.expiresInDays)
-      })
-      yield* printIssued(issued)
-    }).pipe(Effect.provide(CliServices))
-).pipe(
-  Command.withDescription(
-    "Give the directory a new token, printed once; the old one stops working at once. Without --expires-in-days it lasts as long as the old one was given"
-  )
+  (directory, orgId, options) => directory.rotateToken(operator, orgId, options),
+  "Give the directory a new token, printed once; the old one stops working at once. Without --expires-in-days it lasts as long as the old one was given"
 )
 
 const pauseCommand = Command.make(
