@@ -80,9 +80,6 @@ export const DirectoryTokenIssued = Schema.Struct({
 }).annotations({ identifier: "DirectoryTokenIssued" })
 export type DirectoryTokenIssued = typeof DirectoryTokenIssued.Type
 
-/** Where the SCIM service provider is, under the service's public address. */
-export const SCIM_BASE_PATH = "/scim/v2"
-
 export const DirectoryPausedReason = storableText(Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(DIRECTORY_PAUSED_REASON_MAX_LENGTH))).annotations({
   description: `Why the connection is paused, shown as pausedReason and to the directory in each refusal; 1 to ${DIRECTORY_PAUSED_REASON_MAX_LENGTH} characters, trimmed.`
 })

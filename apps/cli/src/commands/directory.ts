@@ -7,11 +7,11 @@ import {
   DIRECTORY_TOKEN_MAX_DAYS,
   DirectoryPausedReason,
   DirectoryTokenDays,
-  type DirectoryTokenIssued,
-  SCIM_BASE_PATH
+  type DirectoryTokenIssued
 } from "@tks/domain/administration"
 import { Caller } from "@tks/domain/caller"
 import { OrganizationId } from "@tks/domain/ids"
+import { SCIM_BASE_PATH } from "@tks/domain/scim"
 import { CliServices } from "../database.js"
 
 /** The operator at the console acts as the system: no organization's rules limit them. */
