@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { Authenticator } from "@tks/core/auth/service"
+import { DirectoryConnections } from "@tks/core/directory/connections"
 import { JournalReads } from "@tks/core/journal/reads"
 import { FixtureImporter } from "@tks/core/org-import/importer"
 import { OAuthResource } from "@tks/core/oauth/service"
@@ -14,12 +15,13 @@ import { MigrationsLive } from "@tks/db/migrate"
  */
 const MigratedDatabase = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive))
 
-/** What the organization (its identity provider and email domains too), token and audit commands use; built only by the commands that need a database. */
+/** What the organization (its identity provider and email domains too), token, directory and audit commands use; built only by the commands that need a database. */
 export const CliServices = Layer.mergeAll(
   FixtureImporter.Default,
   Authenticator.Default,
   OAuthResource.Default,
   OrganizationDomains.Default,
+  DirectoryConnections.Default,
   JournalReads.Default
 ).pipe(
   Layer.provideMerge(MigratedDatabase)

@@ -3,6 +3,7 @@ import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { RequestOrigin } from "@tks/domain/request-origin"
 import { auditCommand } from "./commands/audit.js"
+import { directoryCommand } from "./commands/directory.js"
 import { migrateCommand } from "./commands/migrate.js"
 import { orgCommand } from "./commands/org.js"
 import { seedCommand } from "./commands/seed.js"
@@ -12,7 +13,7 @@ import { reportFailure } from "./report.js"
 
 const tks = Command.make("tks").pipe(
   Command.withDescription("Operator commands of the Training and Knowledge Service"),
-  Command.withSubcommands([migrateCommand, orgCommand, tokenCommand, seedCommand, auditCommand])
+  Command.withSubcommands([migrateCommand, orgCommand, tokenCommand, directoryCommand, seedCommand, auditCommand])
 )
 
 const cli = Command.run(tks, { name: "tks", version: "0.1.0" })

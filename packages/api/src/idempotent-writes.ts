@@ -10,7 +10,8 @@ import {
 /**
  * Marks a write whose answer is never stored, so `Idempotency-Key` has no
  * effect on it (its description says so). Narration: neither its text nor
- * its audio is kept, and replaying it would keep the audio.
+ * its audio is kept, and replaying it would keep the audio. The directory
+ * token: it is shown once and only its hash is kept, so its answer is not.
  */
 export class AnswerNotKept extends Context.Tag("@tks/api/AnswerNotKept")<AnswerNotKept, true>() {}
 

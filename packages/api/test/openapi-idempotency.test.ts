@@ -6,14 +6,15 @@ import { keyedWriteRoutes, keyWrites } from "@tks/api/idempotent-writes"
 import { operations, schemas } from "./openapi-support.js"
 
 const isWrite = (method: string) => ["post", "put", "patch"].includes(method)
-const NARRATION = "POST /v1/narration/synthesize"
+/** The writes whose answer is never kept (AnswerNotKept): narration's audio, and the directory token shown only once. */
+const NOT_KEPT: ReadonlyArray<string> = ["POST /v1/narration/synthesize", "POST /v1/directory-sync/token"]
 
 const keyParameterOf = (operation: any) =>
   (operation.parameters ?? []).find((parameter: any) => parameter.in === "header" && parameter.name === "Idempotency-Key")
 
 describe("Idempotency-Key in the contract", () => {
-  it("every write operation declares the optional header, 409 IDEMPOTENCY_KEY_IN_USE and 422 IDEMPOTENCY_KEY_REUSED; narration and reads none", () => {
-    const writes = operations.filter(({ label, method }) => isWrite(method) && label !== NARRATION)
+  it("every write operation declares the optional header, 409 IDEMPOTENCY_KEY_IN_USE and 422 IDEMPOTENCY_KEY_REUSED; narration, the directory token and reads none", () => {
+    const writes = operations.filter(({ label, method }) => isWrite(method) && !NOT_KEPT.includes(label))
     expect(writes.length).toBeGreaterThanOrEqual(18)
     for (const { label, operation } of writes) {
       expect(keyParameterOf(operation), label).toMatchObject({
@@ -29,7 +30,7 @@ describe("Idempotency-Key in the contract", () => {
       // Earlier transforms of the operation are kept (the policy's sentence, a route limit).
       expect(operation["x-authorization"], label).toBeDefined()
     }
-    for (const { label, method, operation } of operations.filter(({ label, method }) => !isWrite(method) || label === NARRATION)) {
+    for (const { label, method, operation } of operations.filter(({ label, method }) => !isWrite(method) || NOT_KEPT.includes(label))) {
       expect(keyParameterOf(operation), `${method} ${label}`).toBeUndefined()
       expect(operation.responses["422"], label).toBeUndefined()
     }
@@ -38,9 +39,9 @@ describe("Idempotency-Key in the contract", () => {
     expect(schemas.IdempotencyKeyReused.properties.requestId).toBeDefined()
   })
 
-  it("the server's keyed routes are the contract's writes but narration", () => {
+  it("the server's keyed routes are the contract's writes but narration and the directory token", () => {
     const routes = keyedWriteRoutes(Api).map(({ method, path }) => `${method} ${path.replace(/:(\w+)/g, "{$1}")}`).sort()
-    const writes = operations.filter(({ label, method }) => isWrite(method) && label !== NARRATION).map(({ label }) => label).sort()
+    const writes = operations.filter(({ label, method }) => isWrite(method) && !NOT_KEPT.includes(label)).map(({ label }) => label).sort()
     expect(routes).toEqual(writes)
   })
 

@@ -2,6 +2,8 @@ import { Layer } from "effect"
 import { Administration } from "./administration/service.js"
 import { Assigning } from "./assigning/service.js"
 import { Authenticator } from "./auth/service.js"
+import { DirectoryConnections } from "./directory/connections.js"
+import { DirectoryEvents } from "./directory/events.js"
 import { CompanyRoles } from "./company-roles/service.js"
 import { ContentReview } from "./content-review/service.js"
 import { ContentLibrary } from "./content/service.js"
@@ -52,6 +54,8 @@ export const CoreLive = Layer.mergeAll(
   Administration.Default,
   Assigning.Default,
   Authenticator.Default,
+  DirectoryConnections.Default,
+  DirectoryEvents.Default,
   CompanyRoles.Default,
   ThirdParties.Default,
   EntityDuties.Default,

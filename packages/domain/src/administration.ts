@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Count, Timestamp } from "./common.js"
 import { PageParams } from "./page-params.js"
+import { storableText } from "./text.js"
 
 /** A finding. The author is not returned. */
 export const FindingSourceType = Schema.Literal("user", "system")
@@ -48,6 +49,46 @@ export const DirectoryConnection = Schema.Struct({
   createdAt: Timestamp
 }).annotations({ identifier: "DirectoryConnection" })
 export type DirectoryConnection = typeof DirectoryConnection.Type
+
+/** The longest lifetime a directory token may be given, in days (ten years). */
+export const DIRECTORY_TOKEN_MAX_DAYS = 3650
+
+export const DIRECTORY_PAUSED_REASON_MAX_LENGTH = 500
+
+/** A directory token's lifetime in days: a whole number from 1 to DIRECTORY_TOKEN_MAX_DAYS. */
+export const DirectoryTokenDays = Schema.Int.pipe(Schema.between(1, DIRECTORY_TOKEN_MAX_DAYS)).annotations({
+  identifier: "DirectoryTokenDays",
+  description: `Days from now until the token expires, 1 to ${DIRECTORY_TOKEN_MAX_DAYS}.`
+})
+
+/** POST /v1/directory-sync/token. */
+export const IssueDirectoryToken = Schema.Struct({
+  expiresInDays: Schema.optional(DirectoryTokenDays.annotations({
+    description:
+      `Days from now until the token expires, 1 to ${DIRECTORY_TOKEN_MAX_DAYS}. Left out: a first token (or one that connects a disconnected directory again) never expires; a rotated one lasts as long as the one it replaces was given.`
+  }))
+}).annotations({ identifier: "IssueDirectoryToken" })
+export type IssueDirectoryToken = typeof IssueDirectoryToken.Type
+
+/** The answer of issuing a directory token: the only one that shows it. */
+export const DirectoryTokenIssued = Schema.Struct({
+  connection: DirectoryConnection,
+  token: Schema.String.annotations({
+    description:
+      "The directory's bearer token (`scim_` and the base64url of 32 random bytes), for the identity directory's SCIM settings. Shown only here: only its SHA-256 is kept."
+  })
+}).annotations({ identifier: "DirectoryTokenIssued" })
+export type DirectoryTokenIssued = typeof DirectoryTokenIssued.Type
+
+export const DirectoryPausedReason = storableText(Schema.Trim.pipe(Schema.nonEmptyString(), Schema.maxLength(DIRECTORY_PAUSED_REASON_MAX_LENGTH))).annotations({
+  description: `Why the connection is paused, shown as pausedReason and to the directory in each refusal; 1 to ${DIRECTORY_PAUSED_REASON_MAX_LENGTH} characters, trimmed.`
+})
+
+/** POST /v1/directory-sync/pause. */
+export const PauseDirectoryConnection = Schema.Struct({
+  reason: Schema.optional(DirectoryPausedReason)
+}).annotations({ identifier: "PauseDirectoryConnection" })
+export type PauseDirectoryConnection = typeof PauseDirectoryConnection.Type
 
 export const DirectorySync = Schema.Struct({
   eligible: Schema.Boolean,

@@ -60,7 +60,8 @@ const badRequestCodes = codes(
   "UNFETCHABLE_ADDRESS",
   "VIDEO_UNAVAILABLE",
   "TEAM_REQUIRED",
-  "WEBHOOK_ENDPOINT_DISABLED"
+  "WEBHOOK_ENDPOINT_DISABLED",
+  "DIRECTORY_CONNECTION_DISCONNECTED"
 )
 
 /** One problem found in the caller's input. */

@@ -236,7 +236,10 @@ export const policies = {
       action: "read the verified email domains",
       permission: "organization.update",
       reach: "organization"
-    })
+    }),
+    directoryToken: policy({ action: "issue the directory token", permission: "organization.update", reach: "organization" }),
+    directoryPause: policy({ action: "pause directory sync", permission: "organization.update", reach: "organization" }),
+    directoryResume: policy({ action: "resume directory sync", permission: "organization.update", reach: "organization" })
   },
   // No endpoint or tool: the acts a person may do on tokens through a core service (the operator's CLI acts as the system).
   tokens: {

@@ -4,6 +4,9 @@
  * its error bodies.
  */
 
+/** Where the SCIM service provider is, under the service's public address. */
+export const SCIM_BASE_PATH = "/scim/v2"
+
 export const SCIM_USER = "urn:ietf:params:scim:schemas:core:2.0:User"
 export const SCIM_GROUP = "urn:ietf:params:scim:schemas:core:2.0:Group"
 export const SCIM_ENTERPRISE_USER = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"

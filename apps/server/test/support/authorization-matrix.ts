@@ -14,7 +14,9 @@ import { raw } from "./server.js"
  * token, a made-up, an expired and a revoked token, each org role, a team
  * admin, another organization's admin) gets for one probe call. The probe
  * names a record that does not exist (`matrix_unknown` for every path id and
- * required tool id) and sends `{}` as a body, so it writes nothing: it shows
+ * required tool id) and sends `{}` as a body, so it writes nothing (but for
+ * the directory connection's acts, which need no id: an allowed caller
+ * connects, pauses and resumes their own organization's): it shows
  * the authentication and the declared policy (401, 403, a policy's 404) and
  * what an allowed caller gets for an absent record or an empty body (200,
  * 400, 404), never a 500. The people's tokens carry every scope each may
@@ -58,6 +60,9 @@ const endpointRows: Readonly<Record<string, Row<number>>> = {
   "GET /v1/directory-sync": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],
   "GET /v1/directory-sync/events": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],
   "GET /v1/directory-sync/domains": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],
+  "POST /v1/directory-sync/token": [U, U, U, U, 201, 201, 201, 403, 403, 403, 201],
+  "POST /v1/directory-sync/pause": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],
+  "POST /v1/directory-sync/resume": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],
   "GET /v1/oauth-settings": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],
   "GET /v1/events": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],
   "GET /v1/audit-events": [U, U, U, U, 200, 200, 200, 403, 403, 403, 200],

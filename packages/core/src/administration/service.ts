@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import type {
-  DirectoryConnection,
   DirectoryEvent,
   DirectoryEventParams,
   DirectorySync,
@@ -13,32 +12,12 @@ import type { Access } from "@tks/domain/policy"
 import { newestFirst } from "../common/keyset.js"
 import { Pagination } from "../common/pagination.js"
 import { iso, isoOrNull } from "../common/time.js"
-import { AdministrationRepo, type DirectoryConnectionRow } from "./repo.js"
-import { directoryTokenActive } from "./rules.js"
+import { connectionView } from "./connection-view.js"
+import { AdministrationRepo } from "./repo.js"
 import { traced } from "../common/traced.js"
 
 /** The default re-verification interval when no record exists yet. */
 const defaultIntervalDays = 90
-
-const connectionView = (row: DirectoryConnectionRow, now: Date): DirectoryConnection => ({
-  status: row.status,
-  tokenCreatedAt: isoOrNull(row.token_created_at),
-  tokenLastUsedAt: isoOrNull(row.token_last_used_at),
-  tokenExpiresAt: isoOrNull(row.token_expires_at),
-  tokenActive: directoryTokenActive(
-    { exists: row.token_exists, revokedAt: row.token_revoked_at, expiresAt: row.token_expires_at },
-    now
-  ),
-  lastSyncAt: isoOrNull(row.last_sync_at),
-  pausedAt: isoOrNull(row.paused_at),
-  pausedReason: row.paused_reason,
-  sendWelcomeImmediately: row.send_welcome_immediately,
-  countProvisioned: row.count_provisioned,
-  countUpdated: row.count_updated,
-  countDeactivated: row.count_deactivated,
-  countSkipped: row.count_skipped,
-  createdAt: iso(row.created_at)
-})
 
 /** Findings, org-chart verification and directory sync, read by the caller's organization only. */
 export class Administration extends Effect.Service<Administration>()("@tks/core/Administration", {

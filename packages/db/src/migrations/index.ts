@@ -25,6 +25,7 @@ import webhooks from "./0022_webhooks.js"
 import jobClaims from "./0023_job_claims.js"
 import scimResources from "./0024_scim_resources.js"
 import organizationDomains from "./0025_organization_domains.js"
+import directoryTokens from "./0026_directory_tokens.js"
 
 /** Forward-only, append-only migrations, keyed `<id>_<name>` as the Migrator expects. */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -52,5 +53,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0022_webhooks": webhooks,
   "0023_job_claims": jobClaims,
   "0024_scim_resources": scimResources,
-  "0025_organization_domains": organizationDomains
+  "0025_organization_domains": organizationDomains,
+  "0026_directory_tokens": directoryTokens
 }
