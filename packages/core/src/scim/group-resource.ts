@@ -46,6 +46,9 @@ export const projectGroup = (body: unknown): Either.Either<GroupProjection, Scim
   })
 }
 
+/** Where the Users resources are, under the SCIM root. */
+const USERS_ENDPOINT = "/Users"
+
 export interface GroupRecord {
   readonly id: string
   readonly name: string
@@ -61,7 +64,7 @@ export const groupResource = (record: GroupRecord, base: string, options: { read
   ...(record.externalId === null ? {} : { externalId: record.externalId }),
   displayName: record.name,
   ...(options.members
-    ? { members: record.members.map((member) => ({ value: member.id, display: member.name, $ref: `${base}/Users/${member.id}` })) }
+    ? { members: record.members.map((member) => ({ value: member.id, display: member.name, $ref: `${base}${USERS_ENDPOINT}/${member.id}` })) }
     : {}),
   meta: { resourceType: "Group", created: record.created.toISOString(), location: `${base}/Groups/${record.id}` }
 })

@@ -12,12 +12,21 @@ import { attribute, isRecord } from "./json.js"
  * id or as `{ "value": id }`.
  */
 
-/** A SCIM request whose resource cannot be accepted: a 400 (or 409) with its `scimType`. */
+/**
+ * A SCIM request whose resource cannot be accepted: a 400 (or 409) with its
+ * `scimType`. `skipped` names why a request the directory may keep sending
+ * was passed over rather than refused (DOMAIN_MISMATCH): its directory
+ * event is SKIPPED with that reason, not REJECTED.
+ */
 export class ScimInvalid extends Data.TaggedError("ScimInvalid")<{
   readonly scimType: ScimErrorType
   readonly detail: string
   readonly status?: 400 | 409
+  readonly skipped?: string
 }> {}
+
+/** The reason code a refusal is recorded with: `invalidValue` is INVALID_VALUE. */
+export const refusalReason = (error: ScimInvalid) => error.skipped ?? error.scimType.replace(/[A-Z]/g, (upper) => `_${upper}`).toUpperCase()
 
 /** What this service acts on, read off a User resource. */
 export interface UserProjection {
@@ -111,7 +120,16 @@ export const projectUser = (body: unknown): Either.Either<UserProjection, ScimIn
   const manager = managerOf(body)
   if (Either.isLeft(manager)) return Either.left(manager.left)
   const attributes: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(body)) if (!NOT_KEPT.has(key.toLowerCase())) attributes[key] = value
+  for (const [key, value] of Object.entries(body)) {
+    if (NOT_KEPT.has(key.toLowerCase())) continue
+    if (key.toLowerCase() === SCIM_ENTERPRISE_USER.toLowerCase() && isRecord(value)) {
+      // The manager is held as the reporting line, and answered from it.
+      const rest = Object.fromEntries(Object.entries(value).filter(([name]) => name.toLowerCase() !== "manager"))
+      if (Object.keys(rest).length > 0) attributes[key] = rest
+      continue
+    }
+    attributes[key] = value
+  }
   return Either.right({
     userName: userName.trim(),
     externalId: text(externalId),

@@ -98,11 +98,16 @@ export class ScimUsersRepo extends Effect.Service<ScimUsersRepo>()("@tks/core/Sc
         FROM users WHERE org_id = ${orgId} AND (lower(scim_user_name) = lower(${userName}) OR lower(email) = ${email})
         ORDER BY (lower(scim_user_name) = lower(${userName})) DESC NULLS LAST LIMIT 1`.pipe(Effect.map((rows) => rows[0]))
 
-    /** Whoever else holds `userName` or `email`: a change to them would take another person's. */
+    /**
+     * Whoever else holds `userName` (theirs, or their email when the
+     * directory never named them) or `email`: a change to them would take
+     * another person's.
+     */
     const holderOtherThan = (orgId: OrganizationId, id: string, userName: string, email: string) =>
       sql<{ id: string; by: "userName" | "email" }>`
-        SELECT id, CASE WHEN lower(scim_user_name) = lower(${userName}) THEN 'userName' ELSE 'email' END AS by
-        FROM users WHERE org_id = ${orgId} AND id <> ${id} AND (lower(scim_user_name) = lower(${userName}) OR lower(email) = ${email})
+        SELECT id, CASE WHEN lower(email) = ${email} THEN 'email' ELSE 'userName' END AS by
+        FROM users WHERE org_id = ${orgId} AND id <> ${id}
+          AND (lower(scim_user_name) = lower(${userName}) OR (scim_user_name IS NULL AND lower(email) = lower(${userName})) OR lower(email) = ${email})
         LIMIT 1`.pipe(Effect.map((rows) => rows[0]))
 
     /** The person a directory's manager reference names: this service's id, else an externalId, else a userName. */
@@ -137,21 +142,24 @@ export class ScimUsersRepo extends Effect.Service<ScimUsersRepo>()("@tks/core/Sc
     }
 
     /**
-     * The person as the directory now describes them; the directory is in
-     * charge of them from here on. A manager recorded by name is replaced
-     * by the directory's. Answers whether anything changed.
+     * The person as the directory now describes them, active or not; the
+     * directory is in charge of them from here on. A manager recorded by
+     * name is replaced by the directory's. Answers whether anything changed.
      */
     const update = (orgId: OrganizationId, id: string, person: UserProjection, managerId: string | null) => {
       const row = written(person, managerId)
+      const status = person.active ? "ACTIVE" : "DEACTIVATED"
       return sql<{ id: string }>`
         UPDATE users SET name = ${row.name}, email = ${row.email}, phone = coalesce(${row.phone}, phone),
           external_id = ${row.external_id}, scim_user_name = ${row.scim_user_name}, scim_attributes = ${row.scim_attributes}::jsonb,
           manager_id = ${row.manager_id}, manager_reference = ${row.manager_reference}, manager_name = NULL, manager_email = NULL,
-          directory_provisioned = true, updated_at = now()
+          deactivated_at = CASE WHEN ${status} = 'ACTIVE' THEN NULL WHEN status = 'ACTIVE' THEN now() ELSE deactivated_at END,
+          status = ${status}, directory_provisioned = true, updated_at = now()
         WHERE org_id = ${orgId} AND id = ${id}
-          AND (name, email, phone, external_id, scim_user_name, scim_attributes, manager_id, manager_reference, directory_provisioned)
+          AND (name, email, phone, external_id, scim_user_name, scim_attributes, manager_id, manager_reference, status, directory_provisioned,
+              manager_name, manager_email)
             IS DISTINCT FROM (${row.name}, ${row.email}, coalesce(${row.phone}, phone), ${row.external_id}, ${row.scim_user_name},
-              ${row.scim_attributes}::jsonb, ${row.manager_id}, ${row.manager_reference}, true)
+              ${row.scim_attributes}::jsonb, ${row.manager_id}, ${row.manager_reference}, ${status}, true, NULL, NULL)
         RETURNING id`.pipe(Effect.map((rows) => rows.length === 1))
     }
 
@@ -161,6 +169,12 @@ export class ScimUsersRepo extends Effect.Service<ScimUsersRepo>()("@tks/core/Sc
         UPDATE users SET manager_id = ${personId}, manager_reference = NULL, updated_at = now()
         WHERE org_id = ${orgId} AND manager_reference = ANY(${references}::text[]) AND id <> ${personId}`.pipe(Effect.asVoid)
 
-    return { attributes, find, page, findForCreate, holderOtherThan, resolveManager, insert, update, linkReports } as const
+    /** A DELETE: the person deactivated, in the directory's charge, their records kept. */
+    const deactivate = (orgId: OrganizationId, id: string) =>
+      sql`
+        UPDATE users SET status = 'DEACTIVATED', deactivated_at = coalesce(deactivated_at, now()), directory_provisioned = true, updated_at = now()
+        WHERE org_id = ${orgId} AND id = ${id}`.pipe(Effect.asVoid)
+
+    return { attributes, find, page, findForCreate, holderOtherThan, resolveManager, insert, update, deactivate, linkReports } as const
   })
 }) {}
