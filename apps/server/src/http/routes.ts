@@ -37,6 +37,7 @@ import { DOCS_PATH, OPENAPI_PATH, OpenApiRoutes } from "./openapi.js"
 import { MCP_PATH } from "../tools/mcp-route.js"
 import { ToolRoutes, ToolRouteSpecs } from "../tools/routes.js"
 import { RPC_PATH } from "../tools/rpc-route.js"
+import { ScimRoutes, ScimRouteSpecs } from "../scim/routes.js"
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
   Layer.provide([
@@ -75,7 +76,8 @@ const Edge = EdgeLive({
     { method: "GET", path: OPENAPI_PATH },
     { method: "GET", path: DOCS_PATH },
     ...HealthRouteSpecs,
-    ...ToolRouteSpecs
+    ...ToolRouteSpecs,
+    ...ScimRouteSpecs
   ],
   docsPaths: [DOCS_PATH],
   jsonBodyRoutes: jsonBodyRoutesOfApi(Api),
@@ -83,5 +85,5 @@ const Edge = EdgeLive({
   hostCheckedPaths: [MCP_PATH, RPC_PATH]
 })
 
-/** Every route of the HTTP server (/v1, docs, probes, /mcp and /rpc). Needs the core services and DatabaseHealth. */
-export const HttpRoutes = Layer.mergeAll(ApiRoutes, OpenApiRoutes, HealthRoutes, ToolRoutes, Edge)
+/** Every route of the HTTP server (/v1, docs, probes, /mcp, /rpc and /scim/v2). Needs the core services and DatabaseHealth. */
+export const HttpRoutes = Layer.mergeAll(ApiRoutes, OpenApiRoutes, HealthRoutes, ToolRoutes, ScimRoutes, Edge)

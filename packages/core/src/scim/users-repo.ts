@@ -71,7 +71,7 @@ export class ScimUsersRepo extends Effect.Service<ScimUsersRepo>()("@tks/core/Sc
     const from = sql`users u LEFT JOIN users m ON m.org_id = u.org_id AND m.id = u.manager_id`
 
     const find = (orgId: OrganizationId, id: string) =>
-      sql<UserRow>`SELECT ${columns} FROM ${from} WHERE u.org_id = ${orgId} AND u.id = ${id}`.pipe(
+      sql<UserRow>`SELECT ${columns} FROM ${from} WHERE u.org_id = ${orgId} AND u.id = ${id} AND u.scim_deleted_at IS NULL`.pipe(
         Effect.map((rows) => (rows[0] === undefined ? undefined : toRecord(rows[0])))
       )
 
@@ -83,18 +83,25 @@ export class ScimUsersRepo extends Effect.Service<ScimUsersRepo>()("@tks/core/Sc
      */
     const page = (orgId: OrganizationId, condition: Fragment | null, startIndex: number, count: number) =>
       Effect.all([
-        sql<{ total: number }>`SELECT count(*)::int AS total FROM users u WHERE u.org_id = ${orgId} ${condition === null ? sql`` : sql`AND ${condition}`}`,
+        sql<{ total: number }>`
+          SELECT count(*)::int AS total FROM users u
+          WHERE u.org_id = ${orgId} AND u.scim_deleted_at IS NULL ${condition === null ? sql`` : sql`AND ${condition}`}`,
         count === 0 ? Effect.succeed([] as ReadonlyArray<UserRow>) : sql<UserRow>`
           SELECT ${columns} FROM ${from}
-          WHERE u.org_id = ${orgId} ${condition === null ? sql`` : sql`AND ${condition}`}
+          WHERE u.org_id = ${orgId} AND u.scim_deleted_at IS NULL ${condition === null ? sql`` : sql`AND ${condition}`}
           ORDER BY u.created_at, u.id
           OFFSET ${startIndex - 1} LIMIT ${count}`
       ]).pipe(Effect.map(([[counted], rows]) => ({ total: counted?.total ?? 0, records: rows.map(toRecord) })))
 
-    /** Who holds `userName` (any case) or, failing that, `email`: a directory's person is linked to the one already here. */
+    /**
+     * Who holds `userName` (any case) or, failing that, `email`: a
+     * directory's person is linked to the one already here (one it deleted
+     * included: provisioned again).
+     */
     const findForCreate = (orgId: OrganizationId, userName: string, email: string) =>
-      sql<{ id: string; by: "userName" | "email"; external_id: string | null }>`
-        SELECT id, CASE WHEN lower(scim_user_name) = lower(${userName}) THEN 'userName' ELSE 'email' END AS by, external_id
+      sql<{ id: string; by: "userName" | "email"; external_id: string | null; deleted: boolean }>`
+        SELECT id, CASE WHEN lower(scim_user_name) = lower(${userName}) THEN 'userName' ELSE 'email' END AS by, external_id,
+          scim_deleted_at IS NOT NULL AS deleted
         FROM users WHERE org_id = ${orgId} AND (lower(scim_user_name) = lower(${userName}) OR lower(email) = ${email})
         ORDER BY (lower(scim_user_name) = lower(${userName})) DESC NULLS LAST LIMIT 1`.pipe(Effect.map((rows) => rows[0]))
 
@@ -154,12 +161,12 @@ export class ScimUsersRepo extends Effect.Service<ScimUsersRepo>()("@tks/core/Sc
           external_id = ${row.external_id}, scim_user_name = ${row.scim_user_name}, scim_attributes = ${row.scim_attributes}::jsonb,
           manager_id = ${row.manager_id}, manager_reference = ${row.manager_reference}, manager_name = NULL, manager_email = NULL,
           deactivated_at = CASE WHEN ${status} = 'ACTIVE' THEN NULL WHEN status = 'ACTIVE' THEN now() ELSE deactivated_at END,
-          status = ${status}, directory_provisioned = true, updated_at = now()
+          status = ${status}, directory_provisioned = true, scim_deleted_at = NULL, updated_at = now()
         WHERE org_id = ${orgId} AND id = ${id}
           AND (name, email, phone, external_id, scim_user_name, scim_attributes, manager_id, manager_reference, status, directory_provisioned,
-              manager_name, manager_email)
+              manager_name, manager_email, scim_deleted_at)
             IS DISTINCT FROM (${row.name}, ${row.email}, coalesce(${row.phone}, phone), ${row.external_id}, ${row.scim_user_name},
-              ${row.scim_attributes}::jsonb, ${row.manager_id}, ${row.manager_reference}, ${status}, true, NULL, NULL)
+              ${row.scim_attributes}::jsonb, ${row.manager_id}, ${row.manager_reference}, ${status}, true, NULL, NULL, NULL::timestamptz)
         RETURNING id`.pipe(Effect.map((rows) => rows.length === 1))
     }
 
@@ -169,12 +176,12 @@ export class ScimUsersRepo extends Effect.Service<ScimUsersRepo>()("@tks/core/Sc
         UPDATE users SET manager_id = ${personId}, manager_reference = NULL, updated_at = now()
         WHERE org_id = ${orgId} AND manager_reference = ANY(${references}::text[]) AND id <> ${personId}`.pipe(Effect.asVoid)
 
-    /** A DELETE: the person deactivated, in the directory's charge, their records kept. */
-    const deactivate = (orgId: OrganizationId, id: string) =>
+    /** A DELETE: the person deactivated and no longer one of the directory's Users; their records kept. */
+    const deleteUser = (orgId: OrganizationId, id: string) =>
       sql`
-        UPDATE users SET status = 'DEACTIVATED', deactivated_at = coalesce(deactivated_at, now()), directory_provisioned = true, updated_at = now()
+        UPDATE users SET status = 'DEACTIVATED', deactivated_at = coalesce(deactivated_at, now()), scim_deleted_at = now(), updated_at = now()
         WHERE org_id = ${orgId} AND id = ${id}`.pipe(Effect.asVoid)
 
-    return { attributes, find, page, findForCreate, holderOtherThan, resolveManager, insert, update, deactivate, linkReports } as const
+    return { attributes, find, page, findForCreate, holderOtherThan, resolveManager, insert, update, deleteUser, linkReports } as const
   })
 }) {}

@@ -127,7 +127,7 @@ export class ScimUsers extends Effect.Service<ScimUsers>()("@tks/core/ScimUsers"
           yield* checkDomain(orgId, projected.email)
           const existing = yield* repo.findForCreate(orgId, projected.userName, projected.email)
           // The directory's own earlier create (a retry whose answer was lost): the same person, nothing new.
-          if (existing?.by === "userName" && (projected.externalId === null || existing.external_id === projected.externalId)) {
+          if (existing?.by === "userName" && !existing.deleted && (projected.externalId === null || existing.external_id === projected.externalId)) {
             const before = (yield* repo.find(orgId, existing.id))!
             const managerId = yield* managerFor(orgId, projected, existing.id)
             const changed = yield* repo.update(orgId, existing.id, projected, managerId)
@@ -143,13 +143,13 @@ export class ScimUsers extends Effect.Service<ScimUsers>()("@tks/core/ScimUsers"
             yield* events.record({ orgId, operation: "CREATE", outcome: "SKIPPED", reason: "ALREADY_PROVISIONED", userName, externalId: projected.externalId, changed })
             return (yield* repo.find(orgId, existing.id))!
           }
-          if (existing?.by === "userName") return yield* taken("userName", projected)
+          if (existing?.by === "userName" && !existing.deleted) return yield* taken("userName", projected)
           const managerId = yield* managerFor(orgId, projected, existing?.id ?? null)
           let id: string
           if (existing === undefined) {
             id = yield* repo.insert(orgId, projected, managerId)
           } else {
-            // Someone already here by that email (invited, imported): the directory takes them over.
+            // Someone already here by that email (invited, imported), or one the directory deleted: taken over again.
             id = existing.id
             yield* repo.update(orgId, id, projected, managerId)
           }
@@ -237,17 +237,25 @@ export class ScimUsers extends Effect.Service<ScimUsers>()("@tks/core/ScimUsers"
       rewrite(caller, id, ifMatch, (before) =>
         Either.flatMap(patchOperations(body), (operations) => applyPatch(userResource(before, ""), operations.map(managerAsObject))))
 
-    /** DELETE: the person is deactivated, never erased (their training records stay); again, nothing more happens. */
+    /**
+     * DELETE: the person is deactivated, never erased (their training
+     * records stay), and is no longer one of the directory's Users: asked
+     * for again, they are not found (RFC 7644 section 3.6) until the
+     * directory provisions them again.
+     */
     const remove = (caller: DirectoryCaller, id: string, ifMatch: string | null) =>
       Effect.gen(function*() {
         const orgId = caller.orgId
         const before = yield* current(orgId, id, ifMatch)
         const userName = before.userName ?? before.email
-        if (!before.active) {
-          return yield* events.record({ orgId, operation: "DELETE", outcome: "SKIPPED", reason: "ALREADY_DEACTIVATED", userName, externalId: before.externalId })
-        }
-        yield* repo.deactivate(orgId, id)
-        yield* journal.record({ caller: directory, orgId, action: "person.deactivated", targets: [{ type: "user", id }], changes: { active: { old: true, new: false } } })
+        yield* repo.deleteUser(orgId, id)
+        yield* journal.record({
+          caller: directory,
+          orgId,
+          action: "person.deactivated",
+          targets: [{ type: "user", id }],
+          changes: before.active ? { active: { old: true, new: false } } : {}
+        })
         yield* events.record({ orgId, operation: "DELETE", outcome: "APPLIED", userName, externalId: before.externalId, changed: true })
       }).pipe(sql.withTransaction)
 

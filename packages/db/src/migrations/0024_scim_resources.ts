@@ -12,7 +12,9 @@ import { Effect } from "effect"
  * (`scim_removed_at`): the team loses its members but stays, with what was
  * assigned or shared to it. A manager the directory named by an id this service does
  * not know is kept by that reference (`manager_reference`) and linked once
- * a person with that id, externalId or userName exists.
+ * a person with that id, externalId or userName exists. A person the
+ * directory deleted is deactivated, never erased, and is no longer one of
+ * its Users (`scim_deleted_at`) until it provisions them again.
  */
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -20,7 +22,8 @@ export default Effect.gen(function*() {
     ADD COLUMN external_id text,
     ADD COLUMN scim_user_name text,
     ADD COLUMN scim_attributes jsonb,
-    ADD COLUMN manager_reference text`
+    ADD COLUMN manager_reference text,
+    ADD COLUMN scim_deleted_at timestamptz`
   yield* sql`CREATE UNIQUE INDEX users_scim_user_name ON users (org_id, lower(scim_user_name)) WHERE scim_user_name IS NOT NULL`
   yield* sql`CREATE INDEX users_external_id ON users (org_id, external_id) WHERE external_id IS NOT NULL`
   yield* sql`CREATE INDEX users_manager_reference ON users (org_id, manager_reference) WHERE manager_reference IS NOT NULL`

@@ -1,0 +1,13 @@
+import { HttpServerResponse } from "@effect/platform"
+import { SCIM_ERROR, type ScimErrorType } from "@tks/domain/scim"
+
+/** SCIM's media type (RFC 7644 section 3.1); requests may also send plain JSON. */
+export const SCIM_MEDIA_TYPE = "application/scim+json"
+
+/** A SCIM answer: the resource (or list) as `application/scim+json`, with its ETag when it has one. */
+export const scimJson = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  HttpServerResponse.text(JSON.stringify(body), { status, contentType: SCIM_MEDIA_TYPE, headers })
+
+/** A SCIM error body (RFC 7644 section 3.12): `status` as a string, a `scimType` for 400 and 409, and what went wrong. */
+export const scimError = (status: number, detail: string, scimType?: ScimErrorType, headers: Record<string, string> = {}) =>
+  scimJson(status, { schemas: [SCIM_ERROR], status: String(status), ...(scimType === undefined ? {} : { scimType }), detail }, headers)
