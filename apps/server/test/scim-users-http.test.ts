@@ -1,10 +1,8 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { OrganizationDomains } from "@tks/core/organization-domains/service"
-import { Caller } from "@tks/domain/caller"
-import { OrganizationId } from "@tks/domain/ids"
 import { SCIM_ENTERPRISE_USER, SCIM_ERROR, SCIM_LIST_RESPONSE, SCIM_PATCH_OP, SCIM_USER } from "@tks/domain/scim"
-import { importFixture, raw, TestServerLive } from "./support/server.js"
+import { provisioned, SCIM, scim } from "./support/scim.js"
+import { raw, TestServerLive } from "./support/server.js"
 
 /**
  * The SCIM Users endpoint over HTTP, as Entra ID's provisioning service
@@ -13,29 +11,7 @@ import { importFixture, raw, TestServerLive } from "./support/server.js"
  * The acts' rules in detail are core's (scim-users.test.ts).
  */
 
-const SCIM = "application/scim+json"
-
-/** An organization with `domain` verified and a directory token; its owner's /v1 token too. */
-const provisioned = (name: string, domain: string) =>
-  Effect.gen(function*() {
-    const imported = yield* importFixture({
-      organization: { name, plan: "enterprise" },
-      people: [{ key: "boss", name: `${name} Boss`, email: `boss@${domain}`, role: "owner", tokenScopes: [] }]
-    })
-    const owner = imported.tokens.boss!
-    const orgId = OrganizationId.make(imported.organizationId)
-    yield* Effect.orDie(Effect.flatMap(OrganizationDomains, (domains) => domains.add(Caller.system("cli"), orgId, domain)))
-    const issued = yield* raw("POST", "/v1/directory-sync/token", { token: owner, body: "{}" })
-    expect(issued.status).toBe(201)
-    return { owner, directory: issued.json.token as string }
-  })
-
-const scim = (method: string, path: string, directory: string, body?: unknown, headers: Record<string, string> = {}) =>
-  raw(method, `/scim/v2${path}`, {
-    token: directory,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    headers: { "content-type": SCIM, ...headers }
-  })
+const USERS = "/Users"
 
 const entraUser = (userName: string, externalId: string) => ({
   schemas: [SCIM_USER, SCIM_ENTERPRISE_USER],
@@ -64,7 +40,7 @@ layer(TestServerLive, { excludeTestServices: true })("SCIM Users over /scim/v2",
       expect(found.json).toMatchObject({ schemas: [SCIM_LIST_RESPONSE], totalResults: 1, startIndex: 1, itemsPerPage: 1 })
       expect(found.json.Resources[0].id).toBe(id)
 
-      const renamed = yield* scim("PATCH", `/Users/${id}`, directory, {
+      const renamed = yield* scim("PATCH", `${USERS}/${id}`, directory, {
         schemas: [SCIM_PATCH_OP],
         Operations: [{ op: "Replace", path: "displayName", value: "Jo Doe-Ray" }, { op: "Replace", path: "name.familyName", value: "Doe-Ray" }]
       })
@@ -72,19 +48,19 @@ layer(TestServerLive, { excludeTestServices: true })("SCIM Users over /scim/v2",
       expect(renamed.json).toMatchObject({ displayName: "Jo Doe-Ray", name: { familyName: "Doe-Ray" } })
 
       const boss = (yield* raw("GET", "/v1/members?query=boss", { token: owner })).json.data[0].id as string
-      const managed = yield* scim("PATCH", `/Users/${id}`, directory, {
+      const managed = yield* scim("PATCH", `${USERS}/${id}`, directory, {
         schemas: [SCIM_PATCH_OP],
         Operations: [{ op: "Add", path: `${SCIM_ENTERPRISE_USER}:manager`, value: boss }]
       })
       expect(managed.json[SCIM_ENTERPRISE_USER]).toEqual({ manager: { value: boss, displayName: "Scim Http Org Boss" } })
 
-      const disabled = yield* scim("PATCH", `/Users/${id}`, directory, { schemas: [SCIM_PATCH_OP], Operations: [{ op: "Replace", path: "active", value: "False" }] })
+      const disabled = yield* scim("PATCH", `${USERS}/${id}`, directory, { schemas: [SCIM_PATCH_OP], Operations: [{ op: "Replace", path: "active", value: "False" }] })
       expect(disabled.json.active).toBe(false)
       const member = (yield* raw("GET", `/v1/members?status=all&query=jo%40scim-http.test`, { token: owner })).json.data[0]
       expect(member).toMatchObject({ id, name: "Jo Doe-Ray", status: "DEACTIVATED", signedUp: false, directoryManaged: true, reportsTo: { id: boss } })
 
-      expect((yield* scim("DELETE", `/Users/${id}`, directory)).status).toBe(204)
-      const gone = yield* scim("GET", `/Users/${id}`, directory)
+      expect((yield* scim("DELETE", `${USERS}/${id}`, directory)).status).toBe(204)
+      const gone = yield* scim("GET", `${USERS}/${id}`, directory)
       expect(gone.status).toBe(404)
       expect(gone.json).toMatchObject({ schemas: [SCIM_ERROR], status: "404" })
 
@@ -102,10 +78,10 @@ layer(TestServerLive, { excludeTestServices: true })("SCIM Users over /scim/v2",
       const { directory } = yield* provisioned("Scim Http Errors Org", "scim-errors.test")
       const created = yield* scim("POST", "/Users", directory, entraUser("jo@scim-errors.test", "aad-jo"))
       const id: string = created.json.id
-      const stale = yield* scim("PATCH", `/Users/${id}`, directory, { Operations: [{ op: "replace", path: "active", value: false }] }, { "if-match": `W/"1"` })
+      const stale = yield* scim("PATCH", `${USERS}/${id}`, directory, { Operations: [{ op: "replace", path: "active", value: false }] }, { "if-match": `W/"1"` })
       expect([stale.status, stale.json.schemas]).toEqual([412, [SCIM_ERROR]])
-      expect((yield* scim("GET", `/Users/${id}`, directory)).json.active).toBe(true)
-      const current = yield* scim("PATCH", `/Users/${id}`, directory, { Operations: [{ op: "replace", path: "title", value: "Lead" }] }, { "if-match": created.headers.get("etag")! })
+      expect((yield* scim("GET", `${USERS}/${id}`, directory)).json.active).toBe(true)
+      const current = yield* scim("PATCH", `${USERS}/${id}`, directory, { Operations: [{ op: "replace", path: "title", value: "Lead" }] }, { "if-match": created.headers.get("etag")! })
       expect(current.status, current.text).toBe(200)
       expect(yield* Effect.map(scim("GET", `/Users?filter=${encodeURIComponent("title eq \"Lead\"")}`, directory), (r) => [r.status, r.json.scimType])).toEqual([400, "invalidFilter"])
       const clash = yield* scim("POST", "/Users", directory, entraUser("jo@scim-errors.test", "aad-other"))
@@ -126,20 +102,20 @@ layer(TestServerLive, { excludeTestServices: true })("SCIM Users over /scim/v2",
       expect([noToken.status, noToken.json.schemas]).toEqual([401, [SCIM_ERROR]])
       expect((yield* scim("GET", "/Users", "scim_not-a-real-token")).status).toBe(401)
       // Another organization's directory finds nothing of this one.
-      expect((yield* scim("GET", `/Users/${jo}`, other.directory)).status).toBe(404)
-      expect((yield* scim("PATCH", `/Users/${jo}`, other.directory, { Operations: [{ op: "replace", path: "active", value: false }] })).status).toBe(404)
+      expect((yield* scim("GET", `${USERS}/${jo}`, other.directory)).status).toBe(404)
+      expect((yield* scim("PATCH", `${USERS}/${jo}`, other.directory, { Operations: [{ op: "replace", path: "active", value: false }] })).status).toBe(404)
       expect((yield* scim("GET", `/Users?filter=${encodeURIComponent(`userName eq "jo@scim-matrix.test"`)}`, other.directory)).json.totalResults).toBe(0)
       // Paused: 403 with the reason; resumed: in again.
       expect((yield* raw("POST", "/v1/directory-sync/pause", { token: first.owner, body: JSON.stringify({ reason: "audit" }) })).status).toBe(200)
-      const paused = yield* scim("GET", `/Users/${jo}`, first.directory)
+      const paused = yield* scim("GET", `${USERS}/${jo}`, first.directory)
       expect([paused.status, paused.json.schemas]).toEqual([403, [SCIM_ERROR]])
       expect(paused.json.detail).toContain("audit")
       expect((yield* raw("POST", "/v1/directory-sync/resume", { token: first.owner })).status).toBe(200)
-      expect((yield* scim("GET", `/Users/${jo}`, first.directory)).status).toBe(200)
+      expect((yield* scim("GET", `${USERS}/${jo}`, first.directory)).status).toBe(200)
       // Rotated: the old token is refused at once, the new one works.
       const rotated = (yield* raw("POST", "/v1/directory-sync/token", { token: first.owner, body: "{}" })).json.token as string
-      expect((yield* scim("GET", `/Users/${jo}`, first.directory)).status).toBe(401)
-      expect((yield* scim("GET", `/Users/${jo}`, rotated)).status).toBe(200)
+      expect((yield* scim("GET", `${USERS}/${jo}`, first.directory)).status).toBe(401)
+      expect((yield* scim("GET", `${USERS}/${jo}`, rotated)).status).toBe(200)
     }))
 
   it.effect("discovery: ServiceProviderConfig, ResourceTypes and Schemas answer behind the token", () =>

@@ -26,6 +26,7 @@ import { NarrationReaperLive } from "./narration/reaper.js"
 import { Narration } from "./narration/service.js"
 import { OAuthResource } from "./oauth/service.js"
 import { OrganizationDomains } from "./organization-domains/service.js"
+import { ScimGroups } from "./scim/groups.js"
 import { ScimUsers } from "./scim/users.js"
 import { PopQuizLearner } from "./pop-quizzes/learner.js"
 import { PopQuizSending } from "./pop-quizzes/send.js"
@@ -80,6 +81,7 @@ export const CoreLive = Layer.mergeAll(
   Narration.Default,
   OAuthResource.Default,
   OrganizationDomains.Default,
+  ScimGroups.Default,
   ScimUsers.Default,
   NarrationReaperLive,
   Lessons.Default,

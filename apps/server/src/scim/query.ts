@@ -55,3 +55,7 @@ export const projectAttributes = (resource: Record<string, unknown>, request: Ht
   })
   return Effect.succeed(Object.fromEntries(kept))
 }
+
+/** Whether the request leaves `members` out (excludedAttributes=members), so the list need not read them. */
+export const excludesMembers = (request: HttpServerRequest.HttpServerRequest) =>
+  (paramsOf(request).get("excludedAttributes") ?? "").split(",").some((name) => name.trim().toLowerCase() === "members")

@@ -6,15 +6,21 @@ import { type DirectoryCaller, DirectoryConnections } from "@tks/core/directory/
 import { resourceTypeById, resourceTypesList, SCIM_MAX_RESULTS, schemaById, schemas, serviceProviderConfig } from "@tks/core/scim/discovery"
 import { ScimNotFound } from "@tks/core/scim/errors"
 import { ScimInvalid, userResource, userVersion } from "@tks/core/scim/user-resource"
+import { groupResource } from "@tks/core/scim/group-resource"
+import { ScimGroups } from "@tks/core/scim/groups"
 import { ScimUsers } from "@tks/core/scim/users"
 import { SCIM_BASE_PATH, SCIM_LIST_RESPONSE } from "@tks/domain/scim"
 import { PublicUrlConfig } from "../config.js"
 import type { RouteSpec } from "../http/method-not-allowed.js"
 import { scimJson } from "./answers.js"
 import { type ScimFailure, scimFailureAnswer } from "./failures.js"
-import { listQuery, projectAttributes } from "./query.js"
+import { excludesMembers, listQuery, projectAttributes } from "./query.js"
 
 const at = (path: `/${string}`): `/${string}` => `${SCIM_BASE_PATH}${path}`
+
+/** The resource endpoints under the SCIM root. */
+const USERS = "/Users"
+const GROUPS = "/Groups"
 
 /** The SCIM routes, for the edge's method table. */
 export const ScimRouteSpecs: ReadonlyArray<RouteSpec> = [
@@ -23,12 +29,18 @@ export const ScimRouteSpecs: ReadonlyArray<RouteSpec> = [
   { method: "GET", path: at("/ResourceTypes/:id") },
   { method: "GET", path: at("/Schemas") },
   { method: "GET", path: at("/Schemas/:id") },
-  { method: "GET", path: at("/Users") },
-  { method: "POST", path: at("/Users") },
-  { method: "GET", path: at("/Users/:id") },
-  { method: "PUT", path: at("/Users/:id") },
-  { method: "PATCH", path: at("/Users/:id") },
-  { method: "DELETE", path: at("/Users/:id") }
+  { method: "GET", path: at(USERS) },
+  { method: "POST", path: at(USERS) },
+  { method: "GET", path: at(`${USERS}/:id`) },
+  { method: "PUT", path: at(`${USERS}/:id`) },
+  { method: "PATCH", path: at(`${USERS}/:id`) },
+  { method: "DELETE", path: at(`${USERS}/:id`) },
+  { method: "GET", path: at(GROUPS) },
+  { method: "POST", path: at(GROUPS) },
+  { method: "GET", path: at(`${GROUPS}/:id`) },
+  { method: "PUT", path: at(`${GROUPS}/:id`) },
+  { method: "PATCH", path: at(`${GROUPS}/:id`) },
+  { method: "DELETE", path: at(`${GROUPS}/:id`) }
 ]
 
 const bearerOf = (request: HttpServerRequest.HttpServerRequest) => {
@@ -58,6 +70,7 @@ export const ScimRoutes = HttpLayerRouter.use((router) =>
   Effect.gen(function*() {
     const connections = yield* DirectoryConnections
     const users = yield* ScimUsers
+    const groups = yield* ScimGroups
     const publicUrl = yield* PublicUrlConfig
 
     /** Where this SCIM root is reached, for the resources' locations: PUBLIC_URL, else the request's own host. */
@@ -83,7 +96,7 @@ export const ScimRoutes = HttpLayerRouter.use((router) =>
     const idParam = Effect.map(HttpRouter.params, (params) => params["id"] ?? "")
 
     const userAnswer = (status: number, base: string, record: Parameters<typeof userResource>[0], request: HttpServerRequest.HttpServerRequest) => {
-      const location = `${base}/Users/${record.id}`
+      const location = `${base}${USERS}/${record.id}`
       return Effect.map(projectAttributes(userResource(record, location), request), (resource) =>
         scimJson(status, resource, { etag: userVersion(record), ...(status === 201 ? { location } : {}) }))
     }
@@ -112,13 +125,13 @@ export const ScimRoutes = HttpLayerRouter.use((router) =>
 
     yield* router.add(
       "GET",
-      at("/Users"),
+      at(USERS),
       handle((caller, request, base) =>
         Effect.gen(function*() {
           const query = yield* listQuery(request, SCIM_MAX_RESULTS)
           const page = yield* users.list(caller, query)
           const resources = yield* Effect.forEach(page.records, (record) =>
-            projectAttributes(userResource(record, `${base}/Users/${record.id}`), request))
+            projectAttributes(userResource(record, `${base}${USERS}/${record.id}`), request))
           return scimJson(200, {
             schemas: [SCIM_LIST_RESPONSE],
             totalResults: page.total,
@@ -130,7 +143,7 @@ export const ScimRoutes = HttpLayerRouter.use((router) =>
     )
     yield* router.add(
       "POST",
-      at("/Users"),
+      at(USERS),
       handle((caller, request, base) =>
         Effect.gen(function*() {
           const record = yield* users.create(caller, yield* bodyOf(request))
@@ -139,7 +152,7 @@ export const ScimRoutes = HttpLayerRouter.use((router) =>
     )
     yield* router.add(
       "GET",
-      at("/Users/:id"),
+      at(`${USERS}/:id`),
       handle((caller, request, base) =>
         Effect.gen(function*() {
           const record = yield* users.get(caller, yield* idParam)
@@ -148,7 +161,7 @@ export const ScimRoutes = HttpLayerRouter.use((router) =>
     )
     yield* router.add(
       "PUT",
-      at("/Users/:id"),
+      at(`${USERS}/:id`),
       handle((caller, request, base) =>
         Effect.gen(function*() {
           const record = yield* users.replace(caller, yield* idParam, yield* bodyOf(request), ifMatchOf(request))
@@ -157,7 +170,7 @@ export const ScimRoutes = HttpLayerRouter.use((router) =>
     )
     yield* router.add(
       "PATCH",
-      at("/Users/:id"),
+      at(`${USERS}/:id`),
       handle((caller, request, base) =>
         Effect.gen(function*() {
           const record = yield* users.patch(caller, yield* idParam, yield* bodyOf(request), ifMatchOf(request))
@@ -166,10 +179,80 @@ export const ScimRoutes = HttpLayerRouter.use((router) =>
     )
     yield* router.add(
       "DELETE",
-      at("/Users/:id"),
+      at(`${USERS}/:id`),
       handle((caller, request) =>
         Effect.gen(function*() {
           yield* users.remove(caller, yield* idParam, ifMatchOf(request))
+          return HttpServerResponse.empty({ status: 204 })
+        }))
+    )
+
+    const groupAnswer = (status: number, base: string, record: Parameters<typeof groupResource>[0], request: HttpServerRequest.HttpServerRequest) =>
+      Effect.map(projectAttributes(groupResource(record, base), request), (resource) =>
+        scimJson(status, resource, status === 201 ? { location: `${base}${GROUPS}/${record.id}` } : {}))
+
+    yield* router.add(
+      "GET",
+      at(GROUPS),
+      handle((caller, request, base) =>
+        Effect.gen(function*() {
+          const query = yield* listQuery(request, SCIM_MAX_RESULTS)
+          // Entra ID lists groups without their members (excludedAttributes=members): then they are not read at all.
+          const withMembers = !excludesMembers(request)
+          const page = yield* groups.list(caller, { ...query, withMembers })
+          const resources = yield* Effect.forEach(page.records, (record) =>
+            projectAttributes(groupResource(record, base, { members: withMembers }), request))
+          return scimJson(200, {
+            schemas: [SCIM_LIST_RESPONSE],
+            totalResults: page.total,
+            startIndex: query.startIndex,
+            itemsPerPage: resources.length,
+            Resources: resources
+          })
+        }))
+    )
+    yield* router.add(
+      "POST",
+      at(GROUPS),
+      handle((caller, request, base) =>
+        Effect.gen(function*() {
+          const record = yield* groups.create(caller, yield* bodyOf(request))
+          return yield* groupAnswer(201, base, record, request)
+        }))
+    )
+    yield* router.add(
+      "GET",
+      at(`${GROUPS}/:id`),
+      handle((caller, request, base) =>
+        Effect.gen(function*() {
+          const record = yield* groups.get(caller, yield* idParam)
+          return yield* groupAnswer(200, base, record, request)
+        }))
+    )
+    yield* router.add(
+      "PUT",
+      at(`${GROUPS}/:id`),
+      handle((caller, request, base) =>
+        Effect.gen(function*() {
+          const record = yield* groups.replace(caller, yield* idParam, yield* bodyOf(request))
+          return yield* groupAnswer(200, base, record, request)
+        }))
+    )
+    yield* router.add(
+      "PATCH",
+      at(`${GROUPS}/:id`),
+      handle((caller, request, base) =>
+        Effect.gen(function*() {
+          const record = yield* groups.patch(caller, yield* idParam, yield* bodyOf(request))
+          return yield* groupAnswer(200, base, record, request)
+        }))
+    )
+    yield* router.add(
+      "DELETE",
+      at(`${GROUPS}/:id`),
+      handle((caller) =>
+        Effect.gen(function*() {
+          yield* groups.remove(caller, yield* idParam)
           return HttpServerResponse.empty({ status: 204 })
         }))
     )

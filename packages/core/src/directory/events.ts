@@ -21,6 +21,8 @@ export interface DirectoryEventInput {
   readonly message?: string | null | undefined
   /** An APPLIED write that changed a record: moves the connection's lastSyncAt. */
   readonly changed?: boolean | undefined
+  /** What the request was about (default User): a Group's (a team's) requests move lastSyncAt but none of the people counters. */
+  readonly resource?: "User" | "Group" | undefined
 }
 
 /**
@@ -44,7 +46,9 @@ export class DirectoryEvents extends Effect.Service<DirectoryEvents>()("@tks/cor
         userName: input.userName ?? null,
         externalId: input.externalId ?? null,
         message: input.message ?? null
-      }, countersMovedBy(input.operation, input.outcome, input.changed ?? false))
+      }, input.resource === "Group"
+        ? { ...countersMovedBy("LIST", input.outcome, false), synced: input.outcome === "APPLIED" && (input.changed ?? false) }
+        : countersMovedBy(input.operation, input.outcome, input.changed ?? false))
     })
 
     return { record } as const
