@@ -1,6 +1,8 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SCIM_ENTERPRISE_USER, SCIM_ERROR, SCIM_LIST_RESPONSE, SCIM_PATCH_OP, SCIM_USER } from "@tks/domain/scim"
+import { RateLimiter } from "@tks/core/rate-limits/service"
+import { directoryRequests } from "@tks/domain/rate-limit-rules"
 import { provisioned, SCIM, scim } from "./support/scim.js"
 import { raw, TestServerLive } from "./support/server.js"
 
@@ -116,6 +118,20 @@ layer(TestServerLive, { excludeTestServices: true })("SCIM Users over /scim/v2",
       const rotated = (yield* raw("POST", "/v1/directory-sync/token", { token: first.owner, body: "{}" })).json.token as string
       expect((yield* scim("GET", `${USERS}/${jo}`, first.directory)).status).toBe(401)
       expect((yield* scim("GET", `${USERS}/${jo}`, rotated)).status).toBe(200)
+    }))
+
+  it.effect("a connection past its 1,200 requests a minute gets 429 with Retry-After as a SCIM error; another connection is not held back", () =>
+    Effect.gen(function*() {
+      const busy = yield* provisioned("Scim Busy Org", "scim-busy.test")
+      const calm = yield* provisioned("Scim Calm Org", "scim-calm.test")
+      expect((yield* scim("GET", "/Users", busy.directory)).status).toBe(200)
+      // The rest of the minute's requests, as if sent: the next one is over.
+      yield* Effect.orDie(Effect.flatMap(RateLimiter, (limiter) =>
+        limiter.consume(directoryRequests, { organizationId: busy.orgId, key: "directory" }, directoryRequests.windows[0]!.limit - 1)))
+      const refused = yield* scim("GET", "/Users", busy.directory)
+      expect([refused.status, refused.json.schemas, refused.json.status]).toEqual([429, [SCIM_ERROR], "429"])
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
+      expect((yield* scim("GET", "/Users", calm.directory)).status).toBe(200)
     }))
 
   it.effect("discovery: ServiceProviderConfig, ResourceTypes and Schemas answer behind the token", () =>

@@ -107,3 +107,15 @@ export const describeRule = (rule: RateLimitRule) => ({
   per: "access-token",
   windows: rule.windows.map((w) => ({ seconds: w.seconds, limit: w.limit }))
 })
+
+/**
+ * Requests one directory connection may make to /scim/v2: 1,200 a minute
+ * (20 a second; a directory's first full sync of 20,000 people takes
+ * under 20 minutes) and 36,000 an hour. Over it, 429 with Retry-After,
+ * which Entra ID and Okta both honour.
+ */
+export const directoryRequests = defineRule({
+  name: "scim",
+  windows: [perMinute(1_200), perHour(36_000)],
+  message: "Too many requests from this directory connection"
+})

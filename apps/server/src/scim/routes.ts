@@ -8,7 +8,9 @@ import { ScimNotFound } from "@tks/core/scim/errors"
 import { ScimInvalid, userResource, userVersion } from "@tks/core/scim/user-resource"
 import { groupResource } from "@tks/core/scim/group-resource"
 import { ScimGroups } from "@tks/core/scim/groups"
+import { RateLimiter } from "@tks/core/rate-limits/service"
 import { ScimUsers } from "@tks/core/scim/users"
+import { directoryRequests } from "@tks/domain/rate-limit-rules"
 import { SCIM_BASE_PATH, SCIM_LIST_RESPONSE } from "@tks/domain/scim"
 import { PublicUrlConfig } from "../config.js"
 import type { RouteSpec } from "../http/method-not-allowed.js"
@@ -72,6 +74,7 @@ export const ScimRoutes = HttpLayerRouter.use((router) =>
     const users = yield* ScimUsers
     const groups = yield* ScimGroups
     const publicUrl = yield* PublicUrlConfig
+    const limiter = yield* RateLimiter
 
     /** Where this SCIM root is reached, for the resources' locations: PUBLIC_URL, else the request's own host. */
     const baseOf = (request: HttpServerRequest.HttpServerRequest) =>
@@ -90,6 +93,7 @@ export const ScimRoutes = HttpLayerRouter.use((router) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const caller = yield* connections.authenticate(bearerOf(request))
+        yield* limiter.consume(directoryRequests, { organizationId: caller.orgId, key: "directory" })
         return yield* run(caller, request, baseOf(request))
       }).pipe(withSqlErrorAnswers, Effect.catchAll(scimFailureAnswer))
 

@@ -8,7 +8,7 @@ import { importFixture, raw } from "./server.js"
 /** SCIM's media type, as directories send and this service answers. */
 export const SCIM = "application/scim+json"
 
-/** An organization with `domain` verified (as the operator's CLI adds it) and a directory token; its owner's /v1 token too. */
+/** An organization with `domain` verified (as the operator's CLI adds it) and a directory token; its id and its owner's /v1 token too. */
 export const provisioned = (name: string, domain: string) =>
   Effect.gen(function*() {
     const imported = yield* importFixture({
@@ -20,7 +20,7 @@ export const provisioned = (name: string, domain: string) =>
     yield* Effect.orDie(Effect.flatMap(OrganizationDomains, (domains) => domains.add(Caller.system("cli"), orgId, domain)))
     const issued = yield* raw("POST", "/v1/directory-sync/token", { token: owner, body: "{}" })
     expect(issued.status).toBe(201)
-    return { owner, directory: issued.json.token as string }
+    return { orgId, owner, directory: issued.json.token as string }
   })
 
 /** A SCIM request to /scim/v2 with the directory's token and a SCIM body. */
