@@ -7,8 +7,9 @@ import { demoFixture } from "../src/demo/fixture.js"
 import { demoBodies } from "../src/demo/library.js"
 import { FixtureImporter } from "../src/org-import/importer.js"
 import { seedDemoIfEmpty } from "../src/demo/seed.js"
+import { OrganizationDomains } from "../src/organization-domains/service.js"
 
-const TestLayer = Layer.mergeAll(FixtureImporter.Default, Authenticator.Default).pipe(Layer.provideMerge(TestDatabaseLive))
+const TestLayer = Layer.mergeAll(FixtureImporter.Default, Authenticator.Default, OrganizationDomains.Default).pipe(Layer.provideMerge(TestDatabaseLive))
 
 const countOf = (table: string, orgId: string) =>
   Effect.gen(function*() {
@@ -19,7 +20,7 @@ const countOf = (table: string, orgId: string) =>
 
 layer(TestLayer)("demo fixture", (it) => {
   describe("seedDemoIfEmpty", () => {
-    it.effect("imports the demo into an empty database, and nothing once an organization exists", () =>
+    it.effect("imports the demo into an empty database with its email domain verified, and nothing once an organization exists", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const first = yield* seedDemoIfEmpty
@@ -28,6 +29,8 @@ layer(TestLayer)("demo fixture", (it) => {
         expect(Option.isNone(second)).toBe(true)
         const orgs = yield* sql<{ name: string; plan: string }>`SELECT name, plan FROM organizations`
         expect(orgs).toEqual([{ name: "Acme Logistics", plan: "enterprise" }])
+        // Its people's email domain is verified, so a directory connected to it can provision people there.
+        expect(yield* sql`SELECT domain, added_by FROM organization_domains`).toEqual([{ domain: "acme-logistics.example", added_by: "system:server" }])
       }))
   })
 
