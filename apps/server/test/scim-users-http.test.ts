@@ -120,6 +120,22 @@ layer(TestServerLive, { excludeTestServices: true })("SCIM Users over /scim/v2",
       expect((yield* scim("GET", `${USERS}/${jo}`, rotated)).status).toBe(200)
     }))
 
+  it.effect("a person already here is taken over by email; deactivated by the directory, their access token stops working at once; the acts are in the audit log as the directory's", () =>
+    Effect.gen(function*() {
+      const { owner, directory, tokens } = yield* provisioned("Scim Token Org", "scim-token.test", [{ key: "ivy", name: "Ivy Early" }])
+      expect((yield* raw("GET", "/v1/me", { token: tokens["ivy"]! })).status).toBe(200)
+      const linked = yield* scim("POST", "/Users", directory, entraUser("ivy@scim-token.test", "aad-ivy"))
+      expect([linked.status, linked.json.displayName]).toEqual([201, "Jo Doe"])
+      yield* scim("PATCH", `${USERS}/${linked.json.id}`, directory, { schemas: [SCIM_PATCH_OP], Operations: [{ op: "Replace", path: "active", value: "False" }] })
+      expect((yield* raw("GET", "/v1/me", { token: tokens["ivy"]! })).status).toBe(401)
+      const audit = (yield* raw("GET", `/v1/audit-events?target=${linked.json.id}`, { token: owner })).json.data as Array<any>
+      expect(audit.map((row) => [row.action, row.actor.type, row.actor.name])).toEqual([
+        ["person.deactivated", "system", "directory"],
+        ["person.provisioned", "system", "directory"]
+      ])
+      expect(audit[0].changes).toEqual({ active: { old: true, new: false } })
+    }))
+
   it.effect("a connection past its 1,200 requests a minute gets 429 with Retry-After as a SCIM error; another connection is not held back", () =>
     Effect.gen(function*() {
       const busy = yield* provisioned("Scim Busy Org", "scim-busy.test")

@@ -133,7 +133,12 @@ export class ScimGroups extends Effect.Service<ScimGroups>()("@tks/core/ScimGrou
     const replace = (caller: DirectoryCaller, id: string, body: unknown) => rewrite(caller, id, true, () => Either.right(body))
 
     const patch = (caller: DirectoryCaller, id: string, body: unknown) =>
-      rewrite(caller, id, false, (before) => Either.flatMap(patchOperations(body), (operations) => applyPatch(before, operations)))
+      rewrite(caller, id, false, (before) =>
+        Either.map(
+          Either.flatMap(patchOperations(body), (operations) => applyPatch(before, operations)),
+          // The group is patched with all its members; `scim-patch` drops the attribute when the last one is removed.
+          (patched) => ("members" in patched ? patched : { ...patched, members: [] })
+        ))
 
     /** DELETE: the team loses its members and is no longer a group; it stays, with what was assigned or shared to it. */
     const remove = (caller: DirectoryCaller, id: string) =>
