@@ -101,7 +101,7 @@ layer(TestServerLive, { excludeTestServices: true })("SCIM compliance", (it) => 
       expect((yield* scim("DELETE", `${USERS}/${created.id}`, directory, undefined, { "if-match": put.headers.get("etag")! })).status).toBe(204)
     }))
 
-  it.effect("error bodies: 401, 404, 400 invalidFilter, invalidSyntax and invalidValue, 409 uniqueness, 405 for a method the path does not take", () =>
+  it.effect("error bodies: 401, 404, 400 invalidFilter, invalidSyntax, invalidValue, mutability, invalidPath and noTarget, 409 uniqueness, 405 for a method the path does not take", () =>
     Effect.gen(function*() {
       const { directory } = yield* provisioned("Scim Compliance Errors Org", "scim-errors-shape.test")
       isScimError(yield* scim("GET", USERS, "scim_wrong"), 401)
@@ -114,6 +114,10 @@ layer(TestServerLive, { excludeTestServices: true })("SCIM compliance", (it) => 
       const user = (yield* scim("POST", USERS, directory, { schemas: [SCIM_USER], userName: "u@scim-errors-shape.test", externalId: "u-1" })).json
       isScimError(yield* scim("PATCH", `${USERS}/${user.id}`, directory, { Operations: [{ op: "move", path: "active" }] }), 400, "invalidSyntax")
       isScimError(yield* scim("POST", USERS, directory, { schemas: [SCIM_USER], userName: "U@scim-errors-shape.test", externalId: "u-2" }), 409, "uniqueness")
+      isScimError(yield* scim("PATCH", `${USERS}/${user.id}`, directory, { Operations: [{ op: "replace", path: "id", value: "usr_other" }] }), 400, "mutability")
+      isScimError(yield* scim("PUT", `${USERS}/${user.id}`, directory, { schemas: [SCIM_USER], id: "usr_other", userName: "u@scim-errors-shape.test" }), 400, "mutability")
+      isScimError(yield* scim("PATCH", `${USERS}/${user.id}`, directory, { Operations: [{ op: "replace", path: "emails[type eq", value: "x" }] }), 400, "invalidPath")
+      isScimError(yield* scim("PATCH", `${USERS}/${user.id}`, directory, { Operations: [{ op: "remove" }] }), 400, "noTarget")
       const notAllowed = yield* scim("PATCH", USERS, directory, { Operations: [] })
       expect(notAllowed.status).toBe(405)
     }))

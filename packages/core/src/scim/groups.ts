@@ -10,7 +10,7 @@ import { ScimNotFound } from "./errors.js"
 import { scimFilterSql } from "./filter.js"
 import { type GroupProjection, groupResource, projectGroup } from "./group-resource.js"
 import { ScimGroupsRepo } from "./groups-repo.js"
-import { applyPatch, patchOperations } from "./patch.js"
+import { applyPatch, keepingId, patchOperations } from "./patch.js"
 import { refusalReason, ScimInvalid } from "./user-resource.js"
 
 const directory = Caller.system("directory")
@@ -109,7 +109,7 @@ export class ScimGroups extends Effect.Service<ScimGroups>()("@tks/core/ScimGrou
         if (before === undefined) return yield* notFound(id)
         // A PUT is the whole group: one that names no members has none.
         const group = Either.map(
-          Either.flatMap(next(groupResource(before, "")), projectGroup),
+          Either.flatMap(Either.flatMap(next(groupResource(before, "")), (resource) => keepingId(id, resource)), projectGroup),
           (projected) => (whole && projected.memberIds === null ? { ...projected, memberIds: [] } : projected)
         )
         return yield* refused(

@@ -48,8 +48,17 @@ export const patchOperations = (body: unknown): Either.Either<ReadonlyArray<Scim
 
 const scimTypeOf = (error: unknown): ScimErrorType => {
   const code = isRecord(error) || error instanceof Error ? (error as { scimCode?: unknown }).scimCode : undefined
-  return code === "noTarget" || code === "invalidPath" || code === "invalidValue" ? code : "invalidSyntax"
+  if (code === "noTarget" || code === "invalidPath" || code === "invalidValue") return code
+  // A path that does not parse, or that leads through a value that is not an object (scim-patch throws a TypeError there).
+  if (error instanceof TypeError || (error instanceof Error && /part of the path/i.test(error.message))) return "invalidPath"
+  return "invalidSyntax"
 }
+
+/** `resource` unless it names another `id` than the one it has: a resource's id is the service's, never changed (mutability). */
+export const keepingId = (id: string, resource: unknown): Either.Either<unknown, ScimInvalid> =>
+  isRecord(resource) && resource["id"] !== undefined && resource["id"] !== id
+    ? invalid("mutability", `id is ${id} and cannot be changed`)
+    : Either.right(resource)
 
 /** `resource` with `operations` applied in order (a copy; the argument is not changed). */
 export const applyPatch = <T extends Record<string, unknown>>(

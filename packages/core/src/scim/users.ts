@@ -13,7 +13,7 @@ import { emailDomain } from "../organization-domains/domain-name.js"
 import { OrganizationDomains } from "../organization-domains/service.js"
 import { ScimNotFound, ScimVersionMismatch } from "./errors.js"
 import { scimFilterSql } from "./filter.js"
-import { applyPatch, patchOperations } from "./patch.js"
+import { applyPatch, keepingId, patchOperations } from "./patch.js"
 import { projectUser, refusalReason, ScimInvalid, type UserProjection, type UserRecord, userResource, userVersion } from "./user-resource.js"
 import { ScimUsersRepo } from "./users-repo.js"
 
@@ -198,7 +198,7 @@ export class ScimUsers extends Effect.Service<ScimUsers>()("@tks/core/ScimUsers"
       Effect.gen(function*() {
         const orgId = caller.orgId
         const before = yield* current(orgId, id, ifMatch)
-        const person = Either.flatMap(next(before), projectUser)
+        const person = Either.flatMap(Either.flatMap(next(before), (resource) => keepingId(id, resource)), projectUser)
         const userName = Either.isRight(person) ? person.right.userName : before.userName
         const operation = Either.isRight(person) ? operationOf(before, person.right) : "UPDATE"
         return yield* refused(
