@@ -99,6 +99,8 @@ layer(TestLayer)("the SCIM Users acts", (it) => {
         ["DEACTIVATE", "APPLIED", null],
         ["REACTIVATE", "APPLIED", null],
         ["DELETE", "APPLIED", null],
+        ["DELETE", "REJECTED", "NOT_FOUND"],
+        ["LIST", "REJECTED", "NOT_FOUND"],
         ["LIST", "APPLIED", null],
         ["CREATE", "APPLIED", null]
       ]))

@@ -32,6 +32,14 @@ export class ScimGroups extends Effect.Service<ScimGroups>()("@tks/core/ScimGrou
     const events = yield* DirectoryEvents
     const journal = yield* Journal
 
+    /** A request naming no Group of the organization is recorded too (REJECTED, NOT_FOUND), outside the change's transaction. */
+    const recordingMissing = (orgId: OrganizationId, operation: DirectoryOperation) =>
+      <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        Effect.tapError(effect, (error) =>
+          error instanceof ScimNotFound
+            ? events.record({ orgId, operation, outcome: "REJECTED", reason: "NOT_FOUND", message: error.detail, resource: "Group" })
+            : Effect.void)
+
     const refused = <A, E>(orgId: OrganizationId, operation: DirectoryOperation, name: string | null, act: Effect.Effect<A, E | ScimInvalid>) =>
       act.pipe(
         Effect.tapError((error) =>
@@ -79,7 +87,12 @@ export class ScimGroups extends Effect.Service<ScimGroups>()("@tks/core/ScimGrou
     }
 
     const get = (caller: DirectoryCaller, id: string) =>
-      Effect.flatMap(repo.find(caller.orgId, id), (record) => (record === undefined ? Effect.fail(notFound(id)) : Effect.succeed(record)))
+      Effect.gen(function*() {
+        const record = yield* repo.find(caller.orgId, id)
+        if (record === undefined) return yield* notFound(id)
+        yield* events.record({ orgId: caller.orgId, operation: "LIST", outcome: "APPLIED", message: id, resource: "Group" })
+        return record
+      }).pipe(recordingMissing(caller.orgId, "LIST"))
 
     const list = (
       caller: DirectoryCaller,
@@ -105,8 +118,9 @@ export class ScimGroups extends Effect.Service<ScimGroups>()("@tks/core/ScimGrou
     ) =>
       Effect.gen(function*() {
         const orgId = caller.orgId
-        const before = yield* repo.find(orgId, id)
-        if (before === undefined) return yield* notFound(id)
+        const before = yield* Effect.flatMap(repo.find(orgId, id), (found) => (found === undefined ? Effect.fail(notFound(id)) : Effect.succeed(found))).pipe(
+          recordingMissing(orgId, "UPDATE")
+        )
         // A PUT is the whole group: one that names no members has none.
         const group = Either.map(
           Either.flatMap(Either.flatMap(next(groupResource(before, "")), (resource) => keepingId(id, resource)), projectGroup),
@@ -155,7 +169,7 @@ export class ScimGroups extends Effect.Service<ScimGroups>()("@tks/core/ScimGrou
           changes: before.members.length === 0 ? {} : { membersLeft: { new: before.members.map((member) => member.id) } }
         })
         yield* events.record({ orgId, operation: "DELETE", outcome: "APPLIED", userName: before.name, externalId: before.externalId, changed: true, resource: "Group" })
-      }).pipe(sql.withTransaction)
+      }).pipe(sql.withTransaction, recordingMissing(caller.orgId, "DELETE"))
 
     return { create, get, list, replace, patch, remove } as const
   }),

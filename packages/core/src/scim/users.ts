@@ -78,6 +78,14 @@ export class ScimUsers extends Effect.Service<ScimUsers>()("@tks/core/ScimUsers"
     const journal = yield* Journal
     const domains = yield* OrganizationDomains
 
+    /** A request naming no User of the organization is recorded too (REJECTED, NOT_FOUND), outside the change's transaction. */
+    const recordingMissing = (orgId: OrganizationId, operation: DirectoryOperation) =>
+      <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        Effect.tapError(effect, (error) =>
+          error instanceof ScimNotFound
+            ? events.record({ orgId, operation, outcome: "REJECTED", reason: "NOT_FOUND", message: error.detail })
+            : Effect.void)
+
     /** Refused: its event recorded after the change rolled back, then the refusal. */
     const refused = <A, E>(orgId: OrganizationId, operation: DirectoryOperation, userName: string | null, act: Effect.Effect<A, E | ScimInvalid>) =>
       act.pipe(
@@ -168,7 +176,12 @@ export class ScimUsers extends Effect.Service<ScimUsers>()("@tks/core/ScimUsers"
     }
 
     const get = (caller: DirectoryCaller, id: string) =>
-      Effect.flatMap(repo.find(caller.orgId, id), (record) => (record === undefined ? Effect.fail(notFound(id)) : Effect.succeed(record)))
+      Effect.gen(function*() {
+        const record = yield* repo.find(caller.orgId, id)
+        if (record === undefined) return yield* notFound(id)
+        yield* events.record({ orgId: caller.orgId, operation: "LIST", outcome: "APPLIED", message: id })
+        return record
+      }).pipe(recordingMissing(caller.orgId, "LIST"))
 
     const list = (caller: DirectoryCaller, query: { readonly filter: string | null; readonly startIndex: number; readonly count: number }) =>
       Effect.gen(function*() {
@@ -183,7 +196,7 @@ export class ScimUsers extends Effect.Service<ScimUsers>()("@tks/core/ScimUsers"
       })
 
     /** The person as they stand, when `ifMatch` (an ETag, or `*`) names that version. */
-    const current = (orgId: OrganizationId, id: string, ifMatch: string | null) =>
+    const current = (orgId: OrganizationId, id: string, ifMatch: string | null, operation: DirectoryOperation) =>
       Effect.gen(function*() {
         const before = yield* repo.find(orgId, id)
         if (before === undefined) return yield* notFound(id)
@@ -191,13 +204,13 @@ export class ScimUsers extends Effect.Service<ScimUsers>()("@tks/core/ScimUsers"
           return yield* new ScimVersionMismatch({ detail: `User ${id} is at version ${userVersion(before)}, not ${ifMatch}` })
         }
         return before
-      })
+      }).pipe(recordingMissing(orgId, operation))
 
     /** The person made as `next` says (a PUT's body, or a PATCH applied to the resource as it stands). */
     const rewrite = (caller: DirectoryCaller, id: string, ifMatch: string | null, next: (before: UserRecord) => Either.Either<unknown, ScimInvalid>) =>
       Effect.gen(function*() {
         const orgId = caller.orgId
-        const before = yield* current(orgId, id, ifMatch)
+        const before = yield* current(orgId, id, ifMatch, "UPDATE")
         const person = Either.flatMap(Either.flatMap(next(before), (resource) => keepingId(id, resource)), projectUser)
         const userName = Either.isRight(person) ? person.right.userName : before.userName
         const operation = Either.isRight(person) ? operationOf(before, person.right) : "UPDATE"
@@ -246,7 +259,7 @@ export class ScimUsers extends Effect.Service<ScimUsers>()("@tks/core/ScimUsers"
     const remove = (caller: DirectoryCaller, id: string, ifMatch: string | null) =>
       Effect.gen(function*() {
         const orgId = caller.orgId
-        const before = yield* current(orgId, id, ifMatch)
+        const before = yield* current(orgId, id, ifMatch, "DELETE")
         const userName = before.userName ?? before.email
         yield* repo.deleteUser(orgId, id)
         yield* journal.record({
@@ -257,7 +270,7 @@ export class ScimUsers extends Effect.Service<ScimUsers>()("@tks/core/ScimUsers"
           changes: before.active ? { active: { old: true, new: false } } : {}
         })
         yield* events.record({ orgId, operation: "DELETE", outcome: "APPLIED", userName, externalId: before.externalId, changed: true })
-      }).pipe(sql.withTransaction)
+      }).pipe(sql.withTransaction, recordingMissing(caller.orgId, "DELETE"))
 
     return { create, get, list, replace, patch, remove } as const
   }),
