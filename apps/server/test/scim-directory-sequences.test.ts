@@ -130,7 +130,9 @@ layer(TestServerLive, { excludeTestServices: true })("directory request sequence
       const member = (yield* raw("GET", `/v1/members?status=all&teamId=${first.groupId}`, { token: owner })).json.data
       expect(member).toMatchObject([{ id: first.userId, name: "givenName familyName", status: "DEACTIVATED", phone: "+15550100042", directoryManaged: true, reportsTo: { id: managerId } }])
       const events = (yield* raw("GET", "/v1/directory-sync/events?limit=100", { token: owner })).json.data as Array<any>
-      expect(events.filter((event) => event.operation === "CREATE" && event.outcome === "APPLIED").length).toBe(4)
+      // The person created in each run (the first run ended by deleting them), the group once (the second run's create is SKIPPED).
+      expect(events.filter((event) => event.operation === "CREATE" && event.outcome === "APPLIED").length).toBe(3)
+      expect(events.filter((event) => event.operation === "CREATE" && event.outcome === "SKIPPED").length).toBe(1)
       expect(events.filter((event) => event.operation === "DELETE" && event.outcome === "APPLIED").length).toBe(2)
       expect(events.every((event) => event.outcome === "APPLIED" || event.outcome === "SKIPPED")).toBe(true)
     }))
@@ -146,5 +148,10 @@ layer(TestServerLive, { excludeTestServices: true })("directory request sequence
       expect(kept[0]!.attributes).not.toContain("1mz050nq")
       const person = (yield* raw("GET", `/v1/members?status=all&query=test.user`, { token: owner })).json.data
       expect(person).toMatchObject([{ id: first.userId, name: "Another User", status: "DEACTIVATED", directoryManaged: true }])
+      const events = (yield* raw("GET", "/v1/directory-sync/events?limit=100", { token: owner })).json.data as Array<any>
+      const count = (operation: string, outcome: string) => events.filter((event) => event.operation === operation && event.outcome === outcome).length
+      // The person and the group created once; the second run's creates are SKIPPED as already provisioned; deactivated in each run.
+      expect([count("CREATE", "APPLIED"), count("CREATE", "SKIPPED"), count("DEACTIVATE", "APPLIED")]).toEqual([2, 2, 2])
+      expect(events.filter((event) => event.userName === "test.user@okta-seq.test").length).toBeGreaterThan(0)
     }))
 })

@@ -79,6 +79,11 @@ export class ScimGroups extends Effect.Service<ScimGroups>()("@tks/core/ScimGrou
           const prior = existing === undefined ? undefined : yield* repo.find(orgId, existing)
           const before = prior === undefined ? null : { name: prior.name, externalId: prior.externalId }
           const written = yield* write(orgId, id, projected, before)
+          if (prior !== undefined && !written.changed) {
+            // The directory's own earlier create, retried: the group is already as it says.
+            yield* events.record({ orgId, operation: "CREATE", outcome: "SKIPPED", reason: "ALREADY_PROVISIONED", userName: name, message: note(written.unknown), resource: "Group" })
+            return prior
+          }
           yield* journal.record({ caller: directory, orgId, action: "team.provisioned", targets: [{ type: "team", id }], changes: written.changes })
           yield* events.record({ orgId, operation: "CREATE", outcome: "APPLIED", userName: name, externalId: projected.externalId, message: note(written.unknown), changed: true, resource: "Group" })
           return (yield* repo.find(orgId, id))!
