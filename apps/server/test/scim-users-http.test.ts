@@ -135,6 +135,8 @@ layer(TestServerLive, { excludeTestServices: true })("SCIM Users over /scim/v2",
         ["person.provisioned", "system", "directory"]
       ])
       expect(audit[0].changes).toEqual({ active: { old: true, new: false } })
+      // The take-over names what it changed on the person who was here.
+      expect(audit[1].changes).toMatchObject({ name: { old: "Ivy Early", new: "Jo Doe" }, externalId: { old: null, new: "aad-ivy" } })
     }))
 
   it.effect("a connection past its 1,200 requests a minute gets 429 with Retry-After as a SCIM error; another connection is not held back", () =>

@@ -70,10 +70,18 @@ export class ScimUsersRepo extends Effect.Service<ScimUsersRepo>()("@tks/core/Sc
       u.manager_id, m.name AS manager_member_name, u.manager_reference, u.created_at, u.updated_at`
     const from = sql`users u LEFT JOIN users m ON m.org_id = u.org_id AND m.id = u.manager_id`
 
-    const find = (orgId: OrganizationId, id: string) =>
-      sql<UserRow>`SELECT ${columns} FROM ${from} WHERE u.org_id = ${orgId} AND u.id = ${id} AND u.scim_deleted_at IS NULL`.pipe(
+    const byId = (orgId: OrganizationId, id: string, deleted: boolean) =>
+      sql<UserRow>`
+        SELECT ${columns} FROM ${from}
+        WHERE u.org_id = ${orgId} AND u.id = ${id} ${deleted ? sql`` : sql`AND u.scim_deleted_at IS NULL`}`.pipe(
         Effect.map((rows) => (rows[0] === undefined ? undefined : toRecord(rows[0])))
       )
+
+    /** One of the directory's Users (not one it deleted). */
+    const find = (orgId: OrganizationId, id: string) => byId(orgId, id, false)
+
+    /** The person, whether or not the directory deleted them: what a take-over changes. */
+    const findAny = (orgId: OrganizationId, id: string) => byId(orgId, id, true)
 
     /**
      * The people matching `condition` (a filter's SQL, or none), in the
@@ -182,6 +190,6 @@ export class ScimUsersRepo extends Effect.Service<ScimUsersRepo>()("@tks/core/Sc
         UPDATE users SET status = 'DEACTIVATED', deactivated_at = coalesce(deactivated_at, now()), scim_deleted_at = now(), updated_at = now()
         WHERE org_id = ${orgId} AND id = ${id}`.pipe(Effect.asVoid)
 
-    return { attributes, find, page, findForCreate, holderOtherThan, resolveManager, insert, update, deleteUser, linkReports } as const
+    return { attributes, find, findAny, page, findForCreate, holderOtherThan, resolveManager, insert, update, deleteUser, linkReports } as const
   })
 }) {}

@@ -154,11 +154,13 @@ export class ScimUsers extends Effect.Service<ScimUsers>()("@tks/core/ScimUsers"
           if (existing?.by === "userName" && !existing.deleted) return yield* taken("userName", projected)
           const managerId = yield* managerFor(orgId, projected, existing?.id ?? null)
           let id: string
+          let prior: UserRecord | undefined
           if (existing === undefined) {
             id = yield* repo.insert(orgId, projected, managerId)
           } else {
             // Someone already here by that email (invited, imported), or one the directory deleted: taken over again.
             id = existing.id
+            prior = yield* repo.findAny(orgId, id)
             yield* repo.update(orgId, id, projected, managerId)
           }
           yield* repo.linkReports(orgId, id, [id, projected.userName, ...(projected.externalId === null ? [] : [projected.externalId])])
@@ -167,7 +169,7 @@ export class ScimUsers extends Effect.Service<ScimUsers>()("@tks/core/ScimUsers"
             orgId,
             action: "person.provisioned",
             targets: [{ type: "user", id }],
-            changes: changesBetween(existing === undefined ? undefined : yield* repo.find(orgId, id), projected, managerId)
+            changes: changesBetween(prior, projected, managerId)
           })
           yield* events.record({ orgId, operation: "CREATE", outcome: "APPLIED", userName, externalId: projected.externalId, changed: true })
           return (yield* repo.find(orgId, id))!
