@@ -11,10 +11,10 @@ import { ScimGroups } from "@tks/core/scim/groups"
 import { RateLimiter } from "@tks/core/rate-limits/service"
 import { ScimUsers } from "@tks/core/scim/users"
 import { directoryRequests } from "@tks/domain/rate-limit-rules"
-import { SCIM_BASE_PATH, SCIM_LIST_RESPONSE } from "@tks/domain/scim"
+import { SCIM_BASE_PATH } from "@tks/domain/scim"
 import { PublicUrlConfig } from "../config.js"
 import type { RouteSpec } from "../http/method-not-allowed.js"
-import { scimJson } from "./answers.js"
+import { scimJson, scimList } from "./answers.js"
 import { type ScimFailure, scimFailureAnswer } from "./failures.js"
 import { excludesMembers, listQuery, projectAttributes } from "./query.js"
 
@@ -136,13 +136,7 @@ export const ScimRoutes = HttpLayerRouter.use((router) =>
           const page = yield* users.list(caller, query)
           const resources = yield* Effect.forEach(page.records, (record) =>
             projectAttributes(userResource(record, `${base}${USERS}/${record.id}`), request))
-          return scimJson(200, {
-            schemas: [SCIM_LIST_RESPONSE],
-            totalResults: page.total,
-            startIndex: query.startIndex,
-            itemsPerPage: resources.length,
-            Resources: resources
-          })
+          return scimList(page.total, query.startIndex, resources)
         }))
     )
     yield* router.add(
@@ -206,13 +200,7 @@ export const ScimRoutes = HttpLayerRouter.use((router) =>
           const page = yield* groups.list(caller, { ...query, withMembers })
           const resources = yield* Effect.forEach(page.records, (record) =>
             projectAttributes(groupResource(record, base, { members: withMembers }), request))
-          return scimJson(200, {
-            schemas: [SCIM_LIST_RESPONSE],
-            totalResults: page.total,
-            startIndex: query.startIndex,
-            itemsPerPage: resources.length,
-            Resources: resources
-          })
+          return scimList(page.total, query.startIndex, resources)
         }))
     )
     yield* router.add(

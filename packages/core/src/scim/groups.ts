@@ -1,17 +1,17 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
-import type { DirectoryOperation } from "@tks/domain/administration"
 import { Caller } from "@tks/domain/caller"
 import type { OrganizationId } from "@tks/domain/ids"
 import type { DirectoryCaller } from "../directory/connections.js"
 import { DirectoryEvents } from "../directory/events.js"
 import { Journal } from "../journal/journal.js"
 import { ScimNotFound } from "./errors.js"
+import { scimRecording } from "./recording.js"
 import { scimFilterSql } from "./filter.js"
 import { type GroupProjection, groupResource, projectGroup } from "./group-resource.js"
 import { ScimGroupsRepo } from "./groups-repo.js"
 import { applyPatch, keepingId, patchOperations } from "./patch.js"
-import { refusalReason, ScimInvalid } from "./user-resource.js"
+import { ScimInvalid } from "./user-resource.js"
 
 const directory = Caller.system("directory")
 
@@ -32,22 +32,7 @@ export class ScimGroups extends Effect.Service<ScimGroups>()("@tks/core/ScimGrou
     const events = yield* DirectoryEvents
     const journal = yield* Journal
 
-    /** A request naming no Group of the organization is recorded too (REJECTED, NOT_FOUND), outside the change's transaction. */
-    const recordingMissing = (orgId: OrganizationId, operation: DirectoryOperation) =>
-      <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-        Effect.tapError(effect, (error) =>
-          error instanceof ScimNotFound
-            ? events.record({ orgId, operation, outcome: "REJECTED", reason: "NOT_FOUND", message: error.detail, resource: "Group" })
-            : Effect.void)
-
-    const refused = <A, E>(orgId: OrganizationId, operation: DirectoryOperation, name: string | null, act: Effect.Effect<A, E | ScimInvalid>) =>
-      act.pipe(
-        Effect.tapError((error) =>
-          error instanceof ScimInvalid
-            ? events.record({ orgId, operation, outcome: "REJECTED", reason: refusalReason(error), userName: name, message: error.detail, resource: "Group" })
-            : Effect.void
-        )
-      )
+    const { missing: recordingMissing, refused } = scimRecording(events, "Group")
 
     /** The team made as `group` says; answers what changed, for the audit row and the event. */
     const write = (orgId: OrganizationId, id: string, group: GroupProjection, before: { readonly name: string; readonly externalId: string | null } | null) =>

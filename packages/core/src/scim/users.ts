@@ -12,9 +12,10 @@ import { Journal } from "../journal/journal.js"
 import { emailDomain } from "../organization-domains/domain-name.js"
 import { OrganizationDomains } from "../organization-domains/service.js"
 import { ScimNotFound, ScimVersionMismatch } from "./errors.js"
+import { scimRecording } from "./recording.js"
 import { scimFilterSql } from "./filter.js"
 import { applyPatch, keepingId, patchOperations } from "./patch.js"
-import { projectUser, refusalReason, ScimInvalid, type UserProjection, type UserRecord, userResource, userVersion } from "./user-resource.js"
+import { projectUser, ScimInvalid, type UserProjection, type UserRecord, userResource, userVersion } from "./user-resource.js"
 import { ScimUsersRepo } from "./users-repo.js"
 
 /** The directory, as the actor of its acts in the audit log. */
@@ -78,23 +79,7 @@ export class ScimUsers extends Effect.Service<ScimUsers>()("@tks/core/ScimUsers"
     const journal = yield* Journal
     const domains = yield* OrganizationDomains
 
-    /** A request naming no User of the organization is recorded too (REJECTED, NOT_FOUND), outside the change's transaction. */
-    const recordingMissing = (orgId: OrganizationId, operation: DirectoryOperation) =>
-      <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-        Effect.tapError(effect, (error) =>
-          error instanceof ScimNotFound
-            ? events.record({ orgId, operation, outcome: "REJECTED", reason: "NOT_FOUND", message: error.detail })
-            : Effect.void)
-
-    /** Refused: its event recorded after the change rolled back, then the refusal. */
-    const refused = <A, E>(orgId: OrganizationId, operation: DirectoryOperation, userName: string | null, act: Effect.Effect<A, E | ScimInvalid>) =>
-      act.pipe(
-        Effect.tapError((error) =>
-          error instanceof ScimInvalid
-            ? events.record({ orgId, operation, outcome: error.skipped === undefined ? "REJECTED" : "SKIPPED", reason: refusalReason(error), userName, message: error.detail })
-            : Effect.void
-        )
-      )
+    const { missing: recordingMissing, refused } = scimRecording(events, "User")
 
     /** Refuses an email outside the organization's verified domains. */
     const checkDomain = (orgId: OrganizationId, email: string) =>

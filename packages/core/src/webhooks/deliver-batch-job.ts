@@ -18,10 +18,11 @@ import {
   recordRetries,
   statusOf
 } from "./attempt.js"
-import { type FanoutSpan, type Settlement, WebhookDeliveriesRepo } from "./deliveries-repo.js"
+import { type Settlement, WebhookDeliveriesRepo } from "./deliveries-repo.js"
 import { endpointDisabler } from "./disable-endpoint.js"
 import { WebhookEndpointsRepo } from "./endpoints-repo.js"
 import { parseFanoutSubject } from "./fanout.js"
+import type { FanoutSpan } from "./span.js"
 import { WEBHOOK_DELIVERY_ATTEMPTS, webhookRetryInMs } from "./schedule.js"
 
 /**

@@ -6,6 +6,7 @@ import type { WebhookDeliveryStatus, WebhookPing } from "@tks/domain/webhooks"
 import { newId, newIds } from "../common/ids.js"
 import { newestFirst } from "../common/keyset.js"
 import type { EventRow } from "../journal/event-wire.js"
+import type { FanoutSpan } from "./span.js"
 
 export interface DeliveryRef {
   readonly orgId: OrganizationId
@@ -67,24 +68,6 @@ export interface Settlement {
   readonly status: WebhookDeliveryStatus
   readonly error: string | null
   readonly retryInMs: number | null
-}
-
-/** The positions of an act's events, lowest to highest (bigint text): what one fan-out job delivers from. */
-export interface FanoutSpan {
-  readonly first: string
-  readonly last: string
-}
-
-/** The span of `positions` (at least one), compared as numbers. */
-export const spanOf = (positions: ReadonlyArray<string>): FanoutSpan => {
-  let first = BigInt(positions[0]!)
-  let last = first
-  for (const position of positions) {
-    const value = BigInt(position)
-    if (value < first) first = value
-    if (value > last) last = value
-  }
-  return { first: String(first), last: String(last) }
 }
 
 /** What one attempt got: an answer (any status), or none (`status` null) and why. */

@@ -3,7 +3,8 @@ import { Effect, Layer } from "effect"
 import { failJobOnSqlError } from "../common/database-failures.js"
 import type { JobHandler } from "../jobs/handler.js"
 import { JobsRepo } from "../jobs/repo.js"
-import { spanOf, WebhookDeliveriesRepo } from "./deliveries-repo.js"
+import { WebhookDeliveriesRepo } from "./deliveries-repo.js"
+import { spanOf } from "./span.js"
 import { fanoutSubject, parseFanoutSubject } from "./fanout.js"
 
 /**

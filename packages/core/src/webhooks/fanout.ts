@@ -2,7 +2,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { OrganizationId } from "@tks/domain/ids"
 import { JobsRepo } from "../jobs/repo.js"
-import { type FanoutSpan, spanOf } from "./deliveries-repo.js"
+import { type FanoutSpan, spanOf } from "./span.js"
 import { WebhookEndpointsRepo } from "./endpoints-repo.js"
 
 /** The subject of a "webhook.fanout" job: the endpoint and the span of the act's positions. */
